@@ -1,0 +1,38 @@
+# Easel: the two commands a user needs are `make demo` and `make test`.
+SHELL := /bin/bash
+CARGO ?= cargo
+
+.PHONY: demo test fmt lint unit doc-tests bench deps build
+
+## demo: build easel and walk through the main job on a copy of examples/vault
+demo: deps build
+	scripts/demo.sh
+
+## test: everything CI runs
+test: deps fmt lint unit doc-tests
+
+deps:
+	scripts/install-deps.sh
+
+build:
+	$(CARGO) build --release -p easel-cli
+
+fmt:
+	$(CARGO) fmt --all -- --check
+
+lint:
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+unit:
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+		$(CARGO) nextest run --workspace --locked --no-fail-fast; \
+	else \
+		$(CARGO) test --workspace --locked --no-fail-fast; \
+	fi
+
+doc-tests:
+	$(CARGO) test --workspace --locked --doc
+
+## bench: criterion benchmarks (results go to BENCHMARKS.md by hand, with the machine noted)
+bench:
+	$(CARGO) bench --workspace

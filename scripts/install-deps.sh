@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what building and testing Easel needs on a fresh Debian/Ubuntu machine.
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+
+need_apt=()
+command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  echo "installing with apt: ${need_apt[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "error: cargo is not installed" >&2
+  echo "hint: install Rust 1.95 or newer with rustup (https://rustup.rs), then run this again" >&2
+  exit 1
+fi
