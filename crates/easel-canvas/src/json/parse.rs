@@ -1,0 +1,424 @@
+//! A strict RFC 8259 parser into [`Value`], with line and column on every error.
+
+use super::{Map, Number, Str, Value};
+use std::fmt;
+
+/// Deep enough for any real canvas, shallow enough that hostile input cannot exhaust the stack.
+const MAX_DEPTH: usize = 256;
+
+/// Where and why JSON text could not be read. Line and column are 1-based; the column counts
+/// characters, not bytes, so it matches what an editor shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {}, column {}",
+            self.message, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl ParseError {
+    pub(crate) fn at(text: &str, offset: usize, message: impl Into<String>) -> ParseError {
+        let offset = offset.min(text.len());
+        let before = &text.as_bytes()[..offset];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        // Count characters, stepping back to a char boundary if the offset is inside one.
+        let mut end = offset;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = text[line_start..end].chars().count() + 1;
+        ParseError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// Parses one JSON document. A leading UTF-8 byte order mark is not accepted here; callers
+/// that want to tolerate one strip it first.
+pub fn parse(text: &str) -> Result<Value, ParseError> {
+    let mut p = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth: 0,
+        pairs: Vec::new(),
+        items: Vec::new(),
+    };
+    p.skip_ws();
+    let v = p.value()?;
+    p.skip_ws();
+    if p.pos < p.bytes.len() {
+        return Err(p.error("unexpected text after the end of the JSON document"));
+    }
+    Ok(v)
+}
+
+/// True when `b` is exactly one JSON number.
+pub(crate) fn is_json_number(b: &[u8]) -> bool {
+    number_len(b) == Some(b.len())
+}
+
+/// Length of the JSON number at the start of `b`, if one starts there.
+fn number_len(b: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+        }
+        _ => return None,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let start = i;
+        while matches!(b.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    Some(i)
+}
+
+/// Bytes that end a run of plain string content: quote, backslash, control characters.
+/// Canvas strings are short (keys, ids, sides), where one table lookup per byte beats
+/// SIMD search set-up.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+    // Scratch stacks: members are collected here and moved into exactly-sized vectors when
+    // the object or array closes, instead of growing each vector by doubling.
+    pairs: Vec<(Str, Value)>,
+    items: Vec<Value>,
+}
+
+impl Parser<'_> {
+    fn error(&self, message: impl Into<String>) -> ParseError {
+        ParseError::at(self.text, self.pos, message)
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn expect_literal(&mut self, lit: &str, v: Value) -> Result<Value, ParseError> {
+        if self.bytes[self.pos..].starts_with(lit.as_bytes()) {
+            self.pos += lit.len();
+            Ok(v)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    fn value(&mut self) -> Result<Value, ParseError> {
+        match self.peek() {
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b't') => self.expect_literal("true", Value::Bool(true)),
+            Some(b'f') => self.expect_literal("false", Value::Bool(false)),
+            Some(b'n') => self.expect_literal("null", Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(_) => Err(self.error("expected a JSON value")),
+            None => Err(self.error("unexpected end of input, expected a JSON value")),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<Value, ParseError> {
+        self.enter()?;
+        self.pos += 1; // '{'
+        let base = self.pairs.len();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Value::Object(Map::new()));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a string key in double quotes"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected ':' after the key"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let v = self.value()?;
+            self.pairs.push((key, v));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                None => return Err(self.error("unexpected end of input inside an object")),
+                Some(_) => return Err(self.error("expected ',' or '}' in an object")),
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::Object(Map::from_pairs(
+            self.pairs.drain(base..).collect(),
+        )))
+    }
+
+    fn array(&mut self) -> Result<Value, ParseError> {
+        self.enter()?;
+        self.pos += 1; // '['
+        let base = self.items.len();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Value::Array(Vec::new()));
+        }
+        loop {
+            self.skip_ws();
+            let v = self.value()?;
+            self.items.push(v);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                None => return Err(self.error("unexpected end of input inside an array")),
+                Some(_) => return Err(self.error("expected ',' or ']' in an array")),
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::Array(self.items.drain(base..).collect()))
+    }
+
+    fn number(&mut self) -> Result<Value, ParseError> {
+        match number_len(&self.bytes[self.pos..]) {
+            Some(len) => {
+                let text = &self.text[self.pos..self.pos + len];
+                self.pos += len;
+                Ok(Value::Number(Number(text.into())))
+            }
+            None => Err(self.error("invalid number")),
+        }
+    }
+
+    fn string(&mut self) -> Result<Str, ParseError> {
+        self.pos += 1; // opening quote
+        let mut out: Option<String> = None;
+        loop {
+            // Jump to the next quote or backslash, then check the run for raw control
+            // characters, which JSON forbids inside strings.
+            let rest = &self.bytes[self.pos..];
+            let Some(stop) = rest.iter().position(|&b| STRING_STOP[b as usize]) else {
+                self.pos = self.bytes.len();
+                return Err(self.error("unterminated string"));
+            };
+            if rest[stop] < 0x20 {
+                self.pos += stop;
+                return Err(self.error("control character inside a string (escape it)"));
+            }
+            let run = &self.text[self.pos..self.pos + stop];
+            self.pos += stop;
+            if self.bytes[self.pos] == b'"' {
+                self.pos += 1;
+                return Ok(match out {
+                    None => Str::from(run),
+                    Some(mut s) => {
+                        s.push_str(run);
+                        s.into()
+                    }
+                });
+            }
+            // A backslash: switch to the owned buffer and decode the escape.
+            let buf = out.get_or_insert_with(|| String::with_capacity(stop + 16));
+            buf.push_str(run);
+            self.pos += 1;
+            self.escape(buf)?;
+        }
+    }
+
+    fn escape(&mut self, out: &mut String) -> Result<(), ParseError> {
+        let c = match self.peek() {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                self.pos += 1;
+                let hi = self.hex4()?;
+                let c = if (0xD800..0xDC00).contains(&hi) {
+                    // A high surrogate must be followed by an escaped low surrogate.
+                    if self.bytes[self.pos..].starts_with(b"\\u") {
+                        let save = self.pos;
+                        self.pos += 2;
+                        let lo = self.hex4()?;
+                        if (0xDC00..0xE000).contains(&lo) {
+                            char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+                        } else {
+                            self.pos = save;
+                            None
+                        }
+                    } else {
+                        None
+                    }
+                } else {
+                    char::from_u32(hi)
+                };
+                // A lone surrogate has no UTF-8 form; it becomes U+FFFD, as most JSON
+                // readers outside JavaScript do.
+                out.push(c.unwrap_or('\u{FFFD}'));
+                return Ok(());
+            }
+            Some(_) => return Err(self.error("invalid escape sequence in a string")),
+            None => return Err(self.error("unterminated string")),
+        };
+        self.pos += 1;
+        out.push(c);
+        Ok(())
+    }
+
+    fn hex4(&mut self) -> Result<u32, ParseError> {
+        let digits = self
+            .bytes
+            .get(self.pos..self.pos + 4)
+            .ok_or_else(|| self.error("incomplete \\u escape"))?;
+        let mut v = 0u32;
+        for &d in digits {
+            let n = (d as char)
+                .to_digit(16)
+                .ok_or_else(|| self.error("invalid \\u escape: expected 4 hex digits"))?;
+            v = v * 16 + n;
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_number_text() {
+        let v = parse(r#"[1.50, -0, 1E+2, 0.1e-3]"#).unwrap();
+        assert_eq!(v.to_json(), "[1.50,-0,1E+2,0.1e-3]");
+    }
+
+    #[test]
+    fn decodes_escapes_and_surrogate_pairs() {
+        let v = parse(r#""a\"b\\c\/d\n\u00e9\ud83d\ude00\ud800x""#).unwrap();
+        assert_eq!(v.as_str(), Some("a\"b\\c/d\né😀\u{FFFD}x"));
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let err = parse("{\n\t\"nodes\":[\n\t\t{\"id\": tru}\n\t]\n}").unwrap_err();
+        assert_eq!((err.line, err.column), (3, 10), "{err}");
+        let err = parse("{\"a\":1,}").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 8), "{err}");
+        let err = parse("\"é\u{1}\"").unwrap_err();
+        assert_eq!((err.line, err.column), (1, 3));
+    }
+
+    #[test]
+    fn rejects_what_json_rejects() {
+        for bad in [
+            "",
+            "{",
+            "[1,]",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            "+1",
+            "'a'",
+            "{a:1}",
+            "nul",
+            "[1] x",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "NaN",
+            "\u{feff}{}",
+        ] {
+            assert!(parse(bad).is_err(), "accepted {bad:?}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        let err = parse(&deep).unwrap_err();
+        assert!(err.message.contains("nesting"), "{err}");
+    }
+}

@@ -1,0 +1,95 @@
+//! Compact JSON output, byte-compatible with JavaScript's `JSON.stringify(value)`.
+
+use super::{Map, Value};
+
+/// Appends `v` as compact JSON.
+pub fn write_compact(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => out.push_str(n.as_text()),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => write_compact_map(out, map),
+    }
+}
+
+/// Appends an object as compact JSON.
+pub fn write_compact_map(out: &mut String, map: &Map) {
+    out.push('{');
+    for (i, (k, v)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, k);
+        out.push(':');
+        write_compact(out, v);
+    }
+    out.push('}');
+}
+
+/// Appends `s` as a JSON string literal. Like `JSON.stringify`, only `"`, `\` and control
+/// characters are escaped; everything else, `/` and non-ASCII included, is written as is.
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    let bytes = s.as_bytes();
+    // Most strings need no escaping. The fold has no early exit, so it vectorises; the
+    // escaping loop below does not.
+    let special = bytes.iter().fold(false, |acc, &b| {
+        acc | (b < 0x20) | (b == b'"') | (b == b'\\')
+    });
+    if !special {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
+    let mut run_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escaped = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[run_start..i]);
+        if escaped.is_empty() {
+            out.push_str(&format!("\\u{b:04x}"));
+        } else {
+            out.push_str(escaped);
+        }
+        run_start = i + 1;
+    }
+    out.push_str(&s[run_start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_like_json_stringify() {
+        let mut out = String::new();
+        write_string(&mut out, "a\"b\\c/d\n\r\t\u{8}\u{c}\u{1}\u{1f}é\u{2028}");
+        // JSON.stringify("a\"b\\c/d\n\r\t\b\f\x01\x1fé\u2028")
+        assert_eq!(
+            out,
+            "\"a\\\"b\\\\c/d\\n\\r\\t\\b\\f\\u0001\\u001fé\u{2028}\""
+        );
+    }
+}

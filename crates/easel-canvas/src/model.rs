@@ -1,0 +1,609 @@
+//! The canvas document: nodes and edges in file order, every key kept.
+//!
+//! Nodes and edges are stored as the JSON objects they were read from, with typed accessors
+//! on top. That keeps unknown keys (Advanced Canvas, other plugins), key order and number
+//! text without a parallel "extra fields" structure, and makes a round trip trivially exact.
+
+use crate::error::CanvasError;
+use crate::geometry::Rect;
+use crate::json::{self, Map, ParseError, Value};
+use std::fmt;
+use std::str::FromStr;
+
+/// The four node types of JSON Canvas 1.0, plus whatever else a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind<'a> {
+    Text,
+    File,
+    Link,
+    Group,
+    /// A type this crate does not know (kept verbatim, reported as a warning).
+    Other(&'a str),
+}
+
+impl<'a> NodeKind<'a> {
+    pub fn parse(s: &'a str) -> NodeKind<'a> {
+        match s {
+            "text" => NodeKind::Text,
+            "file" => NodeKind::File,
+            "link" => NodeKind::Link,
+            "group" => NodeKind::Group,
+            other => NodeKind::Other(other),
+        }
+    }
+
+    pub fn as_str(&self) -> &'a str {
+        match self {
+            NodeKind::Text => "text",
+            NodeKind::File => "file",
+            NodeKind::Link => "link",
+            NodeKind::Group => "group",
+            NodeKind::Other(s) => s,
+        }
+    }
+}
+
+/// The side of a node an edge attaches to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Top,
+    Right,
+    Bottom,
+    Left,
+}
+
+impl Side {
+    pub const ALL: [Side; 4] = [Side::Top, Side::Right, Side::Bottom, Side::Left];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Top => "top",
+            Side::Right => "right",
+            Side::Bottom => "bottom",
+            Side::Left => "left",
+        }
+    }
+
+    pub fn opposite(self) -> Side {
+        match self {
+            Side::Top => Side::Bottom,
+            Side::Right => Side::Left,
+            Side::Bottom => Side::Top,
+            Side::Left => Side::Right,
+        }
+    }
+}
+
+impl FromStr for Side {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Side, String> {
+        match s {
+            "top" => Ok(Side::Top),
+            "right" => Ok(Side::Right),
+            "bottom" => Ok(Side::Bottom),
+            "left" => Ok(Side::Left),
+            other => Err(format!("'{other}' is not a side (top|right|bottom|left)")),
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What an edge end looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    None,
+    Arrow,
+}
+
+impl End {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            End::None => "none",
+            End::Arrow => "arrow",
+        }
+    }
+}
+
+impl FromStr for End {
+    type Err = String;
+    fn from_str(s: &str) -> Result<End, String> {
+        match s {
+            "none" => Ok(End::None),
+            "arrow" => Ok(End::Arrow),
+            other => Err(format!("'{other}' is not an edge end (none|arrow)")),
+        }
+    }
+}
+
+/// A node, as the JSON object it is in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    fields: Map,
+}
+
+/// An edge, as the JSON object it is in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edge {
+    fields: Map,
+}
+
+fn str_field<'a>(m: &'a Map, key: &str) -> Option<&'a str> {
+    m.get(key).and_then(Value::as_str)
+}
+
+fn num_field(m: &Map, key: &str) -> Option<f64> {
+    m.get(key).and_then(Value::as_f64)
+}
+
+impl Node {
+    pub fn from_map(fields: Map) -> Node {
+        Node { fields }
+    }
+
+    pub fn fields(&self) -> &Map {
+        &self.fields
+    }
+
+    pub(crate) fn fields_mut(&mut self) -> &mut Map {
+        &mut self.fields
+    }
+
+    pub fn into_map(self) -> Map {
+        self.fields
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    /// The id, or `""` when the node has none (validation reports that).
+    pub fn id(&self) -> &str {
+        str_field(&self.fields, "id").unwrap_or("")
+    }
+
+    pub fn kind(&self) -> NodeKind<'_> {
+        NodeKind::parse(str_field(&self.fields, "type").unwrap_or(""))
+    }
+
+    pub fn text(&self) -> Option<&str> {
+        str_field(&self.fields, "text")
+    }
+
+    pub fn file(&self) -> Option<&str> {
+        str_field(&self.fields, "file")
+    }
+
+    pub fn subpath(&self) -> Option<&str> {
+        str_field(&self.fields, "subpath")
+    }
+
+    pub fn url(&self) -> Option<&str> {
+        str_field(&self.fields, "url")
+    }
+
+    pub fn label(&self) -> Option<&str> {
+        str_field(&self.fields, "label")
+    }
+
+    /// The colour as written when it is a string (`"1"`-`"6"` or `"#RRGGBB"`).
+    pub fn color(&self) -> Option<&str> {
+        str_field(&self.fields, "color")
+    }
+
+    /// Position and size, when all four are numbers.
+    pub fn rect(&self) -> Option<Rect> {
+        Some(Rect {
+            x: num_field(&self.fields, "x")?,
+            y: num_field(&self.fields, "y")?,
+            width: num_field(&self.fields, "width")?,
+            height: num_field(&self.fields, "height")?,
+        })
+    }
+
+    /// The words a search should see: text, file path, URL or label.
+    pub fn searchable_text(&self) -> Option<&str> {
+        match self.kind() {
+            NodeKind::Text => self.text(),
+            NodeKind::File => self.file(),
+            NodeKind::Link => self.url(),
+            NodeKind::Group => self.label(),
+            NodeKind::Other(_) => None,
+        }
+    }
+}
+
+impl Edge {
+    pub fn from_map(fields: Map) -> Edge {
+        Edge { fields }
+    }
+
+    pub fn fields(&self) -> &Map {
+        &self.fields
+    }
+
+    pub fn into_map(self) -> Map {
+        self.fields
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    pub fn id(&self) -> &str {
+        str_field(&self.fields, "id").unwrap_or("")
+    }
+
+    pub fn from_node(&self) -> &str {
+        str_field(&self.fields, "fromNode").unwrap_or("")
+    }
+
+    pub fn to_node(&self) -> &str {
+        str_field(&self.fields, "toNode").unwrap_or("")
+    }
+
+    /// `fromSide`, when present and valid.
+    pub fn from_side(&self) -> Option<Side> {
+        str_field(&self.fields, "fromSide").and_then(|s| s.parse().ok())
+    }
+
+    /// `toSide`, when present and valid.
+    pub fn to_side(&self) -> Option<Side> {
+        str_field(&self.fields, "toSide").and_then(|s| s.parse().ok())
+    }
+
+    /// `fromEnd`, defaulting to `none` as the spec says.
+    pub fn from_end(&self) -> End {
+        str_field(&self.fields, "fromEnd")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(End::None)
+    }
+
+    /// `toEnd`, defaulting to `arrow` as the spec says.
+    pub fn to_end(&self) -> End {
+        str_field(&self.fields, "toEnd")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(End::Arrow)
+    }
+
+    pub fn label(&self) -> Option<&str> {
+        str_field(&self.fields, "label")
+    }
+
+    pub fn color(&self) -> Option<&str> {
+        str_field(&self.fields, "color")
+    }
+
+    /// True when the edge touches node `id` at either end.
+    pub fn touches(&self, id: &str) -> bool {
+        self.from_node() == id || self.to_node() == id
+    }
+}
+
+/// Where a top-level key sits in the file, so unknown keys keep their place around
+/// `nodes` and `edges`.
+#[derive(Clone, Debug, PartialEq)]
+enum Top {
+    Nodes,
+    Edges,
+    Other(String, Value),
+}
+
+/// A JSON Canvas document.
+#[derive(Clone, Debug)]
+pub struct Canvas {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    top: Vec<Top>,
+    /// Length of the text this was read from: the output is about as long, and sizing the
+    /// buffer once saves copying tens of megabytes on large canvases.
+    size_hint: usize,
+}
+
+impl PartialEq for Canvas {
+    fn eq(&self, other: &Canvas) -> bool {
+        self.nodes == other.nodes && self.edges == other.edges && self.top == other.top
+    }
+}
+
+impl Default for Canvas {
+    /// An empty canvas with both arrays, as Obsidian writes it.
+    fn default() -> Canvas {
+        Canvas {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            top: vec![Top::Nodes, Top::Edges],
+            size_hint: 0,
+        }
+    }
+}
+
+impl Canvas {
+    /// An empty canvas with `nodes` and `edges`.
+    pub fn new() -> Canvas {
+        Canvas::default()
+    }
+
+    /// Reads canvas text. Fails only when the text is not JSON, or when its shape cannot be a
+    /// canvas at all (not an object, `nodes`/`edges` not arrays of objects); everything else
+    /// is kept and left to [`crate::validate`].
+    pub fn parse(text: &str) -> Result<Canvas, CanvasError> {
+        // Some editors add a byte order mark; JSON forbids it but nothing is lost by skipping.
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let value = json::parse(body).map_err(CanvasError::Parse)?;
+        let mut canvas = Canvas::from_value_at(value, Some(body))?;
+        canvas.size_hint = body.len();
+        Ok(canvas)
+    }
+
+    /// Builds a canvas from an already parsed JSON value (for example MCP arguments).
+    pub fn from_value(value: Value) -> Result<Canvas, CanvasError> {
+        Canvas::from_value_at(value, None)
+    }
+
+    fn from_value_at(value: Value, text: Option<&str>) -> Result<Canvas, CanvasError> {
+        // Shape errors point at the start of the document: the tree has no positions, and
+        // the message names the key.
+        let shape = |message: String| match text {
+            Some(t) => CanvasError::Parse(ParseError::at(t, 0, message)),
+            None => CanvasError::Shape(message),
+        };
+        let Value::Object(map) = value else {
+            return Err(shape(format!(
+                "a canvas must be a JSON object, this is {}",
+                value.type_name()
+            )));
+        };
+        let mut canvas = Canvas {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            top: Vec::with_capacity(map.len()),
+            size_hint: 0,
+        };
+        for (key, v) in map {
+            match key.as_str() {
+                "nodes" | "edges" => {
+                    let is_nodes = key == "nodes";
+                    if canvas
+                        .top
+                        .iter()
+                        .any(|t| matches!((t, is_nodes), (Top::Nodes, true) | (Top::Edges, false)))
+                    {
+                        return Err(shape(format!("\"{key}\" appears twice")));
+                    }
+                    let Value::Array(items) = v else {
+                        return Err(shape(format!(
+                            "\"{key}\" must be an array, it is {}",
+                            v.type_name()
+                        )));
+                    };
+                    let mut objects = Vec::with_capacity(items.len());
+                    for (i, item) in items.into_iter().enumerate() {
+                        match item {
+                            Value::Object(m) => objects.push(m),
+                            other => {
+                                return Err(shape(format!(
+                                    "\"{key}\"[{i}] must be an object, it is {}",
+                                    other.type_name()
+                                )));
+                            }
+                        }
+                    }
+                    if is_nodes {
+                        canvas.nodes = objects.into_iter().map(Node::from_map).collect();
+                        canvas.top.push(Top::Nodes);
+                    } else {
+                        canvas.edges = objects.into_iter().map(Edge::from_map).collect();
+                        canvas.top.push(Top::Edges);
+                    }
+                }
+                _ => canvas.top.push(Top::Other(key.into(), v)),
+            }
+        }
+        Ok(canvas)
+    }
+
+    /// Nodes in file order, which is z-order: later nodes are drawn on top.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Edges in file order.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    pub fn node(&self, id: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id() == id)
+    }
+
+    pub fn edge(&self, id: &str) -> Option<&Edge> {
+        self.edges.iter().find(|e| e.id() == id)
+    }
+
+    pub(crate) fn node_index(&self, id: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.id() == id)
+    }
+
+    pub(crate) fn edge_index(&self, id: &str) -> Option<usize> {
+        self.edges.iter().position(|e| e.id() == id)
+    }
+
+    pub(crate) fn nodes_mut(&mut self) -> &mut Vec<Node> {
+        self.ensure_slot(Top::Nodes);
+        &mut self.nodes
+    }
+
+    pub(crate) fn edges_mut(&mut self) -> &mut Vec<Edge> {
+        self.ensure_slot(Top::Nodes);
+        self.ensure_slot(Top::Edges);
+        &mut self.edges
+    }
+
+    /// A canvas read from `{}` has no arrays; the first change adds them in Obsidian's order.
+    fn ensure_slot(&mut self, slot: Top) {
+        if self.top.contains(&slot) {
+            return;
+        }
+        let at = match slot {
+            Top::Nodes => 0,
+            _ => self
+                .top
+                .iter()
+                .position(|t| *t == Top::Nodes)
+                .map_or(0, |p| p + 1),
+        };
+        self.top.insert(at, slot);
+    }
+
+    /// Top-level keys other than `nodes` and `edges`, in file order.
+    pub fn extra(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.top.iter().filter_map(|t| match t {
+            Top::Other(k, v) => Some((k.as_str(), v)),
+            _ => None,
+        })
+    }
+
+    /// True when the file had a `nodes` key (or a change added one).
+    pub fn has_nodes_key(&self) -> bool {
+        self.top.contains(&Top::Nodes)
+    }
+
+    /// Serializes in Obsidian's own layout: one compact object per line, tab indentation,
+    /// no trailing newline. A file already in this layout comes back byte for byte.
+    pub fn to_obsidian_string(&self) -> String {
+        // Roughly what the objects take, to avoid regrowing the buffer on large canvases.
+        let estimate = 64 + (self.nodes.len() + self.edges.len()) * 160;
+        let mut out = String::with_capacity(self.size_hint.max(estimate) + 256);
+        if self.top.is_empty() {
+            out.push_str("{}");
+            return out;
+        }
+        out.push_str("{\n");
+        for (i, slot) in self.top.iter().enumerate() {
+            if i > 0 {
+                out.push_str(",\n");
+            }
+            match slot {
+                Top::Nodes => write_array(&mut out, "nodes", self.nodes.iter().map(Node::fields)),
+                Top::Edges => write_array(&mut out, "edges", self.edges.iter().map(Edge::fields)),
+                Top::Other(k, v) => {
+                    out.push('\t');
+                    json::write_string(&mut out, k);
+                    out.push(':');
+                    json::write_compact(&mut out, v);
+                }
+            }
+        }
+        out.push_str("\n}");
+        out
+    }
+
+    /// The whole document as one JSON value (for tool results).
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::with_capacity(self.top.len());
+        for slot in &self.top {
+            match slot {
+                Top::Nodes => map.push(
+                    "nodes",
+                    Value::Array(self.nodes.iter().map(|n| n.fields.clone().into()).collect()),
+                ),
+                Top::Edges => map.push(
+                    "edges",
+                    Value::Array(self.edges.iter().map(|e| e.fields.clone().into()).collect()),
+                ),
+                Top::Other(k, v) => map.push(k.as_str(), v.clone()),
+            }
+        }
+        Value::Object(map)
+    }
+
+    pub(crate) fn all_ids(&self) -> impl Iterator<Item = &str> {
+        self.nodes
+            .iter()
+            .map(Node::id)
+            .chain(self.edges.iter().map(Edge::id))
+    }
+}
+
+fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<Item = &'a Map>) {
+    out.push('\t');
+    json::write_string(out, key);
+    out.push_str(":[");
+    if items.len() == 0 {
+        out.push(']');
+        return;
+    }
+    for (i, item) in items.enumerate() {
+        out.push_str(if i == 0 { "\n\t\t" } else { ",\n\t\t" });
+        json::write_compact_map(out, item);
+    }
+    out.push_str("\n\t]");
+}
+
+impl fmt::Display for Canvas {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_obsidian_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OBSIDIAN: &str = include_str!("../tests/data/obsidian-layout.canvas");
+
+    #[test]
+    fn obsidian_file_round_trips_byte_for_byte() {
+        let canvas = Canvas::parse(OBSIDIAN).unwrap();
+        assert_eq!(canvas.to_obsidian_string(), OBSIDIAN);
+        assert_eq!(canvas.nodes().len(), 6);
+        assert_eq!(canvas.edges().len(), 4);
+    }
+
+    #[test]
+    fn other_layouts_are_rewritten_into_obsidians() {
+        let pretty = "{\n  \"edges\": [],\n  \"meta\": {\"v\": 1.0},\n  \"nodes\": [\n    {\"id\": \"a\", \"x\": 1.50}\n  ]\n}\n";
+        let canvas = Canvas::parse(pretty).unwrap();
+        assert_eq!(
+            canvas.to_obsidian_string(),
+            "{\n\t\"edges\":[],\n\t\"meta\":{\"v\":1.0},\n\t\"nodes\":[\n\t\t{\"id\":\"a\",\"x\":1.50}\n\t]\n}"
+        );
+    }
+
+    #[test]
+    fn empty_object_stays_empty_until_changed() {
+        let mut canvas = Canvas::parse("{}").unwrap();
+        assert_eq!(canvas.to_obsidian_string(), "{}");
+        canvas.edges_mut();
+        assert_eq!(
+            canvas.to_obsidian_string(),
+            "{\n\t\"nodes\":[],\n\t\"edges\":[]\n}"
+        );
+    }
+
+    #[test]
+    fn shape_errors_are_clear() {
+        for (text, needle) in [
+            ("[]", "must be a JSON object"),
+            ("{\"nodes\":{}}", "\"nodes\" must be an array"),
+            ("{\"edges\":[1]}", "\"edges\"[0] must be an object"),
+            ("{\"nodes\":[],\"nodes\":[]}", "appears twice"),
+        ] {
+            let err = Canvas::parse(text).unwrap_err().to_string();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn edge_defaults_follow_the_spec() {
+        let c = Canvas::parse(r#"{"edges":[{"id":"e","fromNode":"a","toNode":"b"}]}"#).unwrap();
+        let e = &c.edges()[0];
+        assert_eq!((e.from_end(), e.to_end()), (End::None, End::Arrow));
+        assert_eq!((e.from_side(), e.to_side()), (None, None));
+    }
+}

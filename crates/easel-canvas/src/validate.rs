@@ -1,0 +1,512 @@
+//! Validation against JSON Canvas 1.0.
+//!
+//! Errors are explicit rules of the spec that a file breaks; warnings are places where the
+//! spec is silent or real files deviate (Advanced Canvas colours, float coordinates, unknown
+//! node types). Warnings never change data: what was read is written back.
+
+use crate::json::{Map, Value};
+use crate::model::{Canvas, Edge, Node, NodeKind};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem, with the node or edge it concerns and the offending field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    /// A stable short name of the rule, e.g. `missing-field`.
+    pub rule: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The verdict for a whole document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Valid,
+    Warning,
+    Error,
+}
+
+/// Every finding of a validation run, errors and warnings apart.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    pub errors: Vec<Finding>,
+    pub warnings: Vec<Finding>,
+}
+
+impl Report {
+    pub fn is_valid(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        match (self.errors.is_empty(), self.warnings.is_empty()) {
+            (false, _) => Verdict::Error,
+            (true, false) => Verdict::Warning,
+            (true, true) => Verdict::Valid,
+        }
+    }
+
+    fn push(&mut self, f: Finding) {
+        match f.severity {
+            Severity::Error => self.errors.push(f),
+            Severity::Warning => self.warnings.push(f),
+        }
+    }
+}
+
+/// Whom a finding is about, for the message prefix and the `node`/`edge` fields.
+#[derive(Clone, Copy)]
+enum Subject<'a> {
+    Node(&'a str),
+    Edge(&'a str),
+}
+
+struct Sink<'a, 'r> {
+    subject: Subject<'a>,
+    report: &'r mut Report,
+}
+
+impl Sink<'_, '_> {
+    fn add(&mut self, severity: Severity, rule: &'static str, field: Option<&str>, what: String) {
+        let (prefix, node, edge) = match self.subject {
+            Subject::Node(id) => (format!("node {}", show_id(id)), Some(id), None),
+            Subject::Edge(id) => (format!("edge {}", show_id(id)), None, Some(id)),
+        };
+        self.report.push(Finding {
+            severity,
+            rule,
+            message: format!("{prefix}: {what}"),
+            node: node.map(str::to_owned),
+            edge: edge.map(str::to_owned),
+            field: field.map(str::to_owned),
+        });
+    }
+
+    fn error(&mut self, rule: &'static str, field: &str, what: String) {
+        self.add(Severity::Error, rule, Some(field), what);
+    }
+
+    fn warn(&mut self, rule: &'static str, field: &str, what: String) {
+        self.add(Severity::Warning, rule, Some(field), what);
+    }
+
+    /// A string field: `required` makes absence an error; a wrong type always is one.
+    fn string_field<'m>(
+        &mut self,
+        v: Option<&'m Value>,
+        key: &str,
+        required: Option<&str>,
+    ) -> Option<&'m str> {
+        match v {
+            None => {
+                if let Some(why) = required {
+                    self.error("missing-field", key, why.to_owned());
+                }
+                None
+            }
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.error(
+                    "wrong-type",
+                    key,
+                    format!("{key} must be a string, it is {}", other.type_name()),
+                );
+                None
+            }
+        }
+    }
+
+    fn one_of(&mut self, v: Option<&Value>, key: &str, allowed: &[&str], rule: &'static str) {
+        if let Some(v) = self.string_field(v, key, None)
+            && !allowed.contains(&v)
+        {
+            self.error(rule, key, format!("{key} must be {}", allowed.join("|")));
+        }
+    }
+
+    fn color(&mut self, v: Option<&Value>) {
+        match v {
+            None => {}
+            Some(Value::String(c)) => {
+                if is_preset(c) || is_hex_color(c) {
+                    return;
+                }
+                let what = if !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()) {
+                    format!("color '{c}' is not a preset 1-6 (Advanced Canvas user presets)")
+                } else if is_rgb_triplet(c) {
+                    format!("color '{c}' is not hex (pre-1.0 Obsidian wrote RGB triplets)")
+                } else {
+                    format!("color '{c}' is neither a preset 1-6 nor a hex colour #RRGGBB")
+                };
+                self.warn("nonstandard-color", "color", what);
+            }
+            Some(Value::Number(n)) => self.warn(
+                "nonstandard-color",
+                "color",
+                format!("color {n} is a number, spec requires a string"),
+            ),
+            Some(other) => self.error(
+                "wrong-type",
+                "color",
+                format!("color must be a string, it is {}", other.type_name()),
+            ),
+        }
+    }
+
+    fn duplicate_keys(&mut self, dups: &[&str]) {
+        for k in dups {
+            self.warn(
+                "duplicate-key",
+                k,
+                format!("key '{k}' appears more than once; the last one counts"),
+            );
+        }
+    }
+}
+
+/// The keys validation looks at, gathered in one pass over an object (the last of duplicate
+/// keys wins, as in `JSON.parse`). Looking each key up separately cost more than all the
+/// checks together on large canvases.
+struct Fields<'a, const N: usize> {
+    values: [Option<&'a Value>; N],
+    duplicates: Vec<&'a str>,
+}
+
+impl<'a, const N: usize> Fields<'a, N> {
+    fn gather(m: &'a Map, names: &[&str; N]) -> Fields<'a, N> {
+        let mut values = [None; N];
+        let mut duplicates = Vec::new();
+        let mut others: Vec<&str> = Vec::new();
+        for (k, v) in m.iter() {
+            match names.iter().position(|n| *n == k) {
+                Some(i) => {
+                    if values[i].replace(v).is_some() && !duplicates.contains(&k) {
+                        duplicates.push(k);
+                    }
+                }
+                None => {
+                    if others.contains(&k) {
+                        if !duplicates.contains(&k) {
+                            duplicates.push(k);
+                        }
+                    } else {
+                        others.push(k);
+                    }
+                }
+            }
+        }
+        Fields { values, duplicates }
+    }
+}
+
+fn show_id(id: &str) -> String {
+    if id.is_empty() {
+        "(no id)".to_owned()
+    } else {
+        id.to_owned()
+    }
+}
+
+fn is_preset(c: &str) -> bool {
+    matches!(c, "1" | "2" | "3" | "4" | "5" | "6")
+}
+
+fn is_hex_color(c: &str) -> bool {
+    c.strip_prefix('#')
+        .is_some_and(|h| matches!(h.len(), 3 | 6 | 8) && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn is_rgb_triplet(c: &str) -> bool {
+    let parts: Vec<_> = c.split(',').map(str::trim).collect();
+    parts.len() == 3 && parts.iter().all(|p| p.parse::<u8>().is_ok())
+}
+
+const NODE_KEYS: [&str; 14] = [
+    "id",
+    "type",
+    "x",
+    "y",
+    "width",
+    "height",
+    "color",
+    "text",
+    "file",
+    "subpath",
+    "url",
+    "label",
+    "background",
+    "backgroundStyle",
+];
+
+/// Checks one node on its own (not id uniqueness, which needs the document).
+pub fn check_node(node: &Node, report: &mut Report) {
+    let f = Fields::gather(node.fields(), &NODE_KEYS);
+    let [
+        id,
+        kind,
+        x,
+        y,
+        width,
+        height,
+        color,
+        text,
+        file,
+        subpath,
+        url,
+        label,
+        background,
+        background_style,
+    ] = f.values;
+    let mut sink = Sink {
+        subject: Subject::Node(node.id()),
+        report,
+    };
+    sink.duplicate_keys(&f.duplicates);
+    if let Some(id) = sink.string_field(id, "id", Some("missing id"))
+        && id.is_empty()
+    {
+        sink.error("empty-id", "id", "id must not be empty".into());
+    }
+    for (key, v) in [("x", x), ("y", y), ("width", width), ("height", height)] {
+        match v {
+            None => sink.error("missing-field", key, format!("missing {key}")),
+            Some(Value::Number(n)) => {
+                if !n.is_integer() {
+                    sink.warn("non-integer", key, format!("{key} is not an integer"));
+                }
+                if matches!(key, "width" | "height") && n.is_negative() {
+                    sink.warn("negative-size", key, format!("{key} is negative"));
+                }
+            }
+            Some(other) => sink.error(
+                "wrong-type",
+                key,
+                format!("{key} must be a number, it is {}", other.type_name()),
+            ),
+        }
+    }
+    sink.color(color);
+    let Some(kind) = sink.string_field(kind, "type", Some("missing type")) else {
+        return;
+    };
+    match NodeKind::parse(kind) {
+        NodeKind::Text => {
+            sink.string_field(text, "text", Some("text node requires 'text'"));
+        }
+        NodeKind::File => {
+            sink.string_field(file, "file", Some("file node requires 'file'"));
+            if let Some(sub) = sink.string_field(subpath, "subpath", None)
+                && !sub.starts_with('#')
+            {
+                sink.error("subpath", "subpath", "subpath must start with '#'".into());
+            }
+        }
+        NodeKind::Link => {
+            sink.string_field(url, "url", Some("link node requires 'url'"));
+        }
+        NodeKind::Group => {
+            sink.string_field(label, "label", None);
+            sink.string_field(background, "background", None);
+            sink.one_of(
+                background_style,
+                "backgroundStyle",
+                &["cover", "ratio", "repeat"],
+                "background-style",
+            );
+        }
+        NodeKind::Other(t) => sink.warn("unknown-type", "type", format!("unknown type '{t}'")),
+    }
+}
+
+const EDGE_KEYS: [&str; 9] = [
+    "id", "fromNode", "toNode", "fromSide", "toSide", "fromEnd", "toEnd", "label", "color",
+];
+
+/// Checks one edge on its own; `node_exists` answers whether an id names a node.
+pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut Report) {
+    let f = Fields::gather(edge.fields(), &EDGE_KEYS);
+    let [
+        id,
+        from_node,
+        to_node,
+        from_side,
+        to_side,
+        from_end,
+        to_end,
+        label,
+        color,
+    ] = f.values;
+    let mut sink = Sink {
+        subject: Subject::Edge(edge.id()),
+        report,
+    };
+    sink.duplicate_keys(&f.duplicates);
+    if let Some(id) = sink.string_field(id, "id", Some("missing id"))
+        && id.is_empty()
+    {
+        sink.error("empty-id", "id", "id must not be empty".into());
+    }
+    for (key, v, missing) in [
+        ("fromNode", from_node, "missing fromNode"),
+        ("toNode", to_node, "missing toNode"),
+    ] {
+        if let Some(target) = sink.string_field(v, key, Some(missing))
+            && !node_exists(target)
+        {
+            sink.error(
+                "dangling-edge",
+                key,
+                format!("{key} '{target}' does not exist"),
+            );
+        }
+    }
+    for (key, v) in [("fromSide", from_side), ("toSide", to_side)] {
+        sink.one_of(v, key, &["top", "right", "bottom", "left"], "side");
+    }
+    for (key, v) in [("fromEnd", from_end), ("toEnd", to_end)] {
+        sink.one_of(v, key, &["none", "arrow"], "end");
+    }
+    sink.string_field(label, "label", None);
+    sink.color(color);
+}
+
+/// Validates a whole document.
+pub fn validate(canvas: &Canvas) -> Report {
+    let mut report = Report::default();
+    let mut node_ids: HashSet<&str> = HashSet::with_capacity(canvas.nodes().len());
+    let mut reported: HashSet<&str> = HashSet::new();
+    for node in canvas.nodes() {
+        check_node(node, &mut report);
+        let id = node.id();
+        if !id.is_empty() && !node_ids.insert(id) && reported.insert(id) {
+            report.push(id_finding(
+                Severity::Error,
+                "duplicate-node-id",
+                Subject::Node(id),
+                format!("duplicate node id '{id}'"),
+            ));
+        }
+    }
+    let exists = |id: &str| node_ids.contains(id);
+    let mut edge_ids: HashMap<&str, ()> = HashMap::with_capacity(canvas.edges().len());
+    let mut reported_edges: HashSet<&str> = HashSet::new();
+    for edge in canvas.edges() {
+        check_edge(edge, &exists, &mut report);
+        let id = edge.id();
+        if id.is_empty() {
+            continue;
+        }
+        if edge_ids.insert(id, ()).is_some() {
+            if reported_edges.insert(id) {
+                report.push(id_finding(
+                    Severity::Error,
+                    "duplicate-edge-id",
+                    Subject::Edge(id),
+                    format!("duplicate edge id '{id}'"),
+                ));
+            }
+        } else if node_ids.contains(id) {
+            report.push(id_finding(
+                Severity::Warning,
+                "shared-id",
+                Subject::Edge(id),
+                format!("id '{id}' used by a node and an edge"),
+            ));
+        }
+    }
+    report
+}
+
+fn id_finding(
+    severity: Severity,
+    rule: &'static str,
+    subject: Subject<'_>,
+    message: String,
+) -> Finding {
+    let (node, edge) = match subject {
+        Subject::Node(id) => (Some(id.to_owned()), None),
+        Subject::Edge(id) => (None, Some(id.to_owned())),
+    };
+    Finding {
+        severity,
+        rule,
+        message,
+        node,
+        edge,
+        field: Some("id".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(text: &str) -> Report {
+        validate(&Canvas::parse(text).unwrap())
+    }
+
+    #[test]
+    fn wrong_types_are_errors_with_the_field() {
+        let r = report(
+            r#"{"nodes":[{"id":"a","type":"text","text":5,"x":"0","y":0,"width":1,"height":1,"color":true}]}"#,
+        );
+        let fields: Vec<_> = r
+            .errors
+            .iter()
+            .map(|f| f.field.as_deref().unwrap())
+            .collect();
+        assert_eq!(fields, ["x", "color", "text"]);
+        assert!(r.errors.iter().all(|f| f.node.as_deref() == Some("a")));
+    }
+
+    #[test]
+    fn edge_without_endpoints_is_an_error() {
+        let r = report(r#"{"edges":[{"id":"e"}]}"#);
+        let fields: Vec<_> = r
+            .errors
+            .iter()
+            .map(|f| f.field.as_deref().unwrap())
+            .collect();
+        assert_eq!(fields, ["fromNode", "toNode"]);
+    }
+
+    #[test]
+    fn duplicate_keys_warn() {
+        let r = report(
+            r#"{"nodes":[{"id":"a","type":"text","text":"1","text":"2","x":0,"y":0,"width":1,"height":1}]}"#,
+        );
+        assert!(r.errors.is_empty());
+        assert_eq!(r.warnings[0].rule, "duplicate-key");
+    }
+
+    #[test]
+    fn hex_colours_of_three_six_and_eight_digits_are_fine() {
+        for c in ["#fff", "#FF0000", "#ff000080"] {
+            let r = report(&format!(
+                r#"{{"nodes":[{{"id":"a","type":"text","text":"1","x":0,"y":0,"width":1,"height":1,"color":"{c}"}}]}}"#
+            ));
+            assert_eq!(r.verdict(), Verdict::Valid, "{c}");
+        }
+    }
+}
