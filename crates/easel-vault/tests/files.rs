@@ -1,5 +1,8 @@
 //! Reading, writing, modifying, deleting and listing files, with revision checks.
 
+// Test helpers outside #[test] functions may unwrap too: a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 
 use easel_vault::{Change, ErrorKind, Expect, Rev, Vault, VaultError};

@@ -1,5 +1,8 @@
 //! The ledger's contents, and undo of single changes and whole runs.
 
+// Test helpers outside #[test] functions may unwrap too: a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 
 use easel_vault::{Change, ErrorKind, Expect, Rev, UndoTarget, Vault, VaultError};
