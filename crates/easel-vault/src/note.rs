@@ -480,6 +480,22 @@ mod tests {
     }
 
     #[test]
+    fn empty_or_comment_only_frontmatter_has_no_fields() {
+        for text in [
+            "---\n---\nBody",
+            "---\n# just a comment\n---\nBody",
+            "---\n\n---\nBody",
+        ] {
+            let note = Note::parse(text);
+            assert!(
+                note.frontmatter().unwrap().fields().unwrap().is_empty(),
+                "{text:?}"
+            );
+            assert_eq!(note.body(), "Body");
+        }
+    }
+
+    #[test]
     fn non_mapping_yaml_is_reported() {
         let note = Note::parse("---\n- a\n- b\n---\nx");
         assert_eq!(
@@ -584,6 +600,14 @@ mod tests {
             any::<i64>().prop_map(Value::from),
             "[ -~]{0,20}".prop_map(Value::from),
             "[a-zé€\\n]{0,10}".prop_map(Value::from),
+            // Text that YAML would read as something else unless it is quoted.
+            prop::sample::select(vec![
+                "null", "~", "true", "no", "1e3", "0x10", "012", "- a", ": x", "#c", "'q'",
+                "\"dq\"", "", " lead", "a: b", "[x]", "{y}", "*ref", "&anchor", "!tag", "---",
+                "..."
+            ])
+            .prop_map(Value::from),
+            (-1.0e12f64..1.0e12).prop_map(Value::from),
         ];
         leaf.prop_recursive(2, 8, 4, |inner| {
             prop_oneof![
@@ -597,7 +621,7 @@ mod tests {
     proptest! {
         #[test]
         fn set_fields_survive_a_write_and_reparse(
-            fields in proptest::collection::vec(("[a-z][a-z0-9_]{0,8}", value()), 1..6),
+            fields in proptest::collection::vec(("[a-zA-Z0-9 _:#-]{1,10}", value()), 1..6),
             body in "([a-z #\\n][ -~\\n]{0,40})?",
         ) {
             let mut note = Note::parse(&body);

@@ -114,6 +114,11 @@ impl Vault {
     /// a new file under a linked folder is caught too). A symbolic link whose target is missing
     /// is refused as well, because where it leads cannot be checked.
     ///
+    /// Links that stay inside the vault are followed, and the result names the real file
+    /// (`alias/x.md` becomes `real/x.md` when `alias` links to `real`): one file then has one
+    /// name, one lock and one ledger history, and writing keeps the link instead of replacing
+    /// it with a copy.
+    ///
     /// The check happens now; a link swapped in afterwards by another program is not seen.
     pub fn resolve(&self, rel: &str) -> Result<VaultPath, VaultError> {
         self.resolve_checked(rel).map(|(p, _)| p)
@@ -123,8 +128,9 @@ impl Vault {
     /// (ignoring case) and Easel's internal `.easel/ledger.jsonl`, `.easel/blobs/`,
     /// `.easel/locks/` — including paths that only reach them through a symbolic link.
     pub fn resolve_for_write(&self, rel: &str) -> Result<VaultPath, VaultError> {
-        let (path, real_rel) = self.resolve_checked(rel)?;
-        for candidate in [path.as_str(), real_rel.as_str()] {
+        let (path, given) = self.resolve_checked(rel)?;
+        // Both names count: `.obsidian/x` is refused even if `.obsidian` links elsewhere.
+        for candidate in [given.as_str(), path.as_str()] {
             if let Some(folder) = path::reserved_folder(candidate) {
                 return Err(VaultError::Protected {
                     path: path.as_str().to_string(),
@@ -135,7 +141,7 @@ impl Vault {
         Ok(path)
     }
 
-    /// The checked path, and the vault-relative path it really lands on once links are followed.
+    /// The checked path (links followed), and the normalised path as given.
     fn resolve_checked(&self, input: &str) -> Result<(VaultPath, String), VaultError> {
         let rel = path::normalize(input)?;
         let segments: Vec<&str> = rel.split('/').collect();
@@ -177,8 +183,14 @@ impl Vault {
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect();
             real_rel.extend(segments[depth..].iter().map(|s| s.to_string()));
-            let real_rel = real_rel.join("/");
-            return Ok((VaultPath::new(rel, abs), real_rel));
+            if real_rel.is_empty() {
+                return Err(VaultError::InvalidPath {
+                    path: rel,
+                    reason: "it is a link to the vault folder itself".into(),
+                });
+            }
+            let real_abs = segments[depth..].iter().fold(real, |p, s| p.join(s));
+            return Ok((VaultPath::new(real_rel.join("/"), real_abs), rel));
         }
         Ok((VaultPath::new(rel.clone(), abs), rel))
     }

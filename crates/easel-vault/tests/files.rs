@@ -245,3 +245,32 @@ fn writes_leave_no_temporary_files() {
         .collect();
     assert!(names.iter().all(|n| !n.contains("easel-tmp")), "{names:?}");
 }
+
+#[test]
+fn a_writer_that_holds_the_lock_too_long_makes_others_fail_with_locked() {
+    let (_dir, vault) = vault();
+    let vault = vault.with_lock_timeout(std::time::Duration::from_millis(50));
+    let p = vault.resolve_for_write("busy.md").unwrap();
+    let (_, inner) = vault
+        .modify(&p, Expect::Any, &change(), |_| {
+            // A second writer of the same file while the first holds its lock.
+            let inner = vault
+                .write(&p, b"inner", Expect::Any, &change())
+                .unwrap_err();
+            Ok::<_, VaultError>((b"outer".to_vec(), inner))
+        })
+        .unwrap();
+    assert!(matches!(inner, VaultError::Locked { .. }), "{inner}");
+    assert_eq!(inner.kind(), ErrorKind::Conflict);
+    assert_eq!(vault.read(&p).unwrap().0, b"outer");
+
+    // Other files have their own locks.
+    let other = vault.resolve_for_write("other.md").unwrap();
+    vault
+        .modify(&p, Expect::Any, &change(), |_| {
+            vault.write(&other, b"free", Expect::Any, &change())?;
+            Ok::<_, VaultError>((b"outer again".to_vec(), ()))
+        })
+        .unwrap();
+    assert_eq!(vault.read(&other).unwrap().0, b"free");
+}

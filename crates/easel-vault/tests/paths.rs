@@ -133,9 +133,34 @@ mod links {
         let (dir, vault) = vault();
         fs::create_dir(dir.path().join("real")).unwrap();
         symlink(dir.path().join("real"), dir.path().join("alias")).unwrap();
-        let p = vault.resolve_for_write("alias/x.md").unwrap();
+        let p = vault.resolve_for_write("alias/new/x.md").unwrap();
+        assert_eq!(p.as_str(), "real/new/x.md", "one file, one name");
         vault.write(&p, b"x", Expect::Absent, &change()).unwrap();
-        assert_eq!(fs::read(dir.path().join("real/x.md")).unwrap(), b"x");
+        assert_eq!(fs::read(dir.path().join("real/new/x.md")).unwrap(), b"x");
+
+        // A link to a file keeps being a link when the file is written through it.
+        symlink(
+            dir.path().join("real/new/x.md"),
+            dir.path().join("x-link.md"),
+        )
+        .unwrap();
+        let p = vault.resolve_for_write("x-link.md").unwrap();
+        assert_eq!(p.as_str(), "real/new/x.md");
+        vault.write(&p, b"y", Expect::Any, &change()).unwrap();
+        assert!(
+            fs::symlink_metadata(dir.path().join("x-link.md"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(dir.path().join("x-link.md")).unwrap(), b"y");
+
+        symlink(dir.path(), dir.path().join("root-link")).unwrap();
+        assert!(matches!(
+            vault.resolve("root-link"),
+            Err(VaultError::InvalidPath { .. })
+        ));
+        assert_eq!(vault.resolve("root-link/real").unwrap().as_str(), "real");
     }
 
     #[test]
