@@ -10,7 +10,19 @@
 //! - writes are atomic, and read-modify-write ([`Vault::modify`]) runs under a per-file lock
 //!   shared by all threads and processes;
 //! - every change is appended to `.easel/ledger.jsonl` with the old bytes saved in
-//!   `.easel/blobs/`, and [`Vault::undo`] puts them back when that is still safe.
+//!   `.easel/blobs/`, and [`Vault::undo`] puts them back when that is still safe;
+//! - [`Note`] reads and edits Markdown frontmatter without disturbing anything it does not touch.
+//!
+//! Easel's own files in a vault:
+//!
+//! | path | what |
+//! |---|---|
+//! | `.easel/ledger.jsonl` | one JSON object per change: [`LedgerEntry`] |
+//! | `.easel/blobs/<sha256>` | the bytes a file had before a change, once per distinct content |
+//! | `.easel/locks/*.lock` | advisory lock files, one per changed path, plus `ledger.lock` and `undo.lock` |
+//!
+//! Every error converts to an exit code through [`VaultError::kind`] and carries a
+//! [`VaultError::hint`], so the CLI, MCP and HTTP front ends report failures alike.
 //!
 //! ```
 //! use easel_vault::{Change, Expect, Note, UndoTarget, Vault};
@@ -53,6 +65,8 @@
 //! # Ok(())
 //! # }
 //! ```
+
+#![warn(missing_docs)]
 
 mod atomic;
 mod error;

@@ -191,3 +191,69 @@ fn select<'a>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::Timestamp;
+
+    fn entry(id: &str, run: Option<&str>, undoes: Option<&str>) -> LedgerEntry {
+        LedgerEntry {
+            id: id.into(),
+            time: Timestamp::UNIX_EPOCH,
+            actor: "cli".into(),
+            op: if undoes.is_some() { "undo" } else { "edit" }.into(),
+            path: "a.md".into(),
+            rev_before: None,
+            rev_after: None,
+            summary: String::new(),
+            run: run.map(str::to_string),
+            undoes: undoes.map(str::to_string),
+            blob: None,
+        }
+    }
+
+    fn ids(plan: Result<Vec<&LedgerEntry>, VaultError>) -> Vec<String> {
+        plan.unwrap().into_iter().map(|e| e.id.clone()).collect()
+    }
+
+    #[test]
+    fn latest_skips_undo_entries_and_undone_changes() {
+        let entries = [
+            entry("a", None, None),
+            entry("b", None, None),
+            entry("u", None, Some("b")),
+        ];
+        let undone: HashSet<&str> = ["b"].into();
+        assert_eq!(ids(select(&entries, &undone, &UndoTarget::Latest)), ["a"]);
+        let all: HashSet<&str> = ["a", "b"].into();
+        assert!(matches!(
+            select(&entries, &all, &UndoTarget::Latest),
+            Err(VaultError::NothingToUndo)
+        ));
+    }
+
+    #[test]
+    fn a_run_is_planned_newest_first_without_undone_entries() {
+        let entries = [
+            entry("1", Some("r"), None),
+            entry("2", Some("other"), None),
+            entry("3", Some("r"), None),
+            entry("4", Some("r"), None),
+        ];
+        let undone: HashSet<&str> = ["4"].into();
+        assert_eq!(
+            ids(select(&entries, &undone, &UndoTarget::Run("r".into()))),
+            ["3", "1"]
+        );
+        let all: HashSet<&str> = ["1", "3", "4"].into();
+        assert!(matches!(
+            select(&entries, &all, &UndoTarget::Run("r".into())),
+            Err(VaultError::RunAlreadyUndone { .. })
+        ));
+        assert!(matches!(
+            select(&entries, &undone, &UndoTarget::Run("none".into())),
+            Err(VaultError::RunNotFound { .. })
+        ));
+    }
+}

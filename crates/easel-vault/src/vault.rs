@@ -31,6 +31,9 @@ pub enum Expect {
 }
 
 /// A vault: a folder of notes and canvases, identified by its canonical root.
+///
+/// Cheap to clone and safe to share between threads; all coordination between writers goes
+/// through lock files in the vault, so separate `Vault` values (and processes) cooperate too.
 #[derive(Clone, Debug)]
 pub struct Vault {
     root: PathBuf,
@@ -254,7 +257,9 @@ impl Vault {
     /// unlock. Because the read happens under the lock, concurrent `modify` calls on one file,
     /// from any thread or process, each see the previous one's result.
     ///
-    /// `f`'s error is passed through unchanged and nothing is written.
+    /// `f`'s error is passed through unchanged and nothing is written. When `f` returns the
+    /// bytes it was given, the file is still rewritten and the call still recorded, so every
+    /// successful call leaves exactly one ledger entry.
     pub fn modify<T, E: From<VaultError>>(
         &self,
         p: &VaultPath,
@@ -384,5 +389,35 @@ fn check_expect(p: &VaultPath, expect: Expect, current: Option<Rev>) -> Result<(
             expected,
             actual,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path() -> VaultPath {
+        VaultPath::new("a.md".into(), PathBuf::from("/v/a.md"))
+    }
+
+    #[test]
+    fn expectations_against_every_state() {
+        let (one, two) = (Rev::of(b"1"), Rev::of(b"2"));
+        let ok = |e, c| check_expect(&path(), e, c).is_ok();
+        assert!(ok(Expect::Any, None) && ok(Expect::Any, Some(one)));
+        assert!(ok(Expect::Absent, None) && !ok(Expect::Absent, Some(one)));
+        assert!(ok(Expect::Present, Some(one)) && !ok(Expect::Present, None));
+        assert!(ok(Expect::Rev(one), Some(one)));
+        assert!(!ok(Expect::Rev(one), Some(two)) && !ok(Expect::Rev(one), None));
+        let err = check_expect(&path(), Expect::Rev(one), Some(two)).unwrap_err();
+        assert!(
+            matches!(err, VaultError::Conflict { expected, actual: Some(a), .. } if expected == one && a == two)
+        );
+    }
+
+    #[test]
+    fn vaults_can_be_shared_between_threads() {
+        fn shareable<T: Send + Sync + Clone>() {}
+        shareable::<Vault>();
     }
 }
