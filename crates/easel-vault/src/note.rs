@@ -589,8 +589,13 @@ mod tests {
 
     #[test]
     fn paragraph_blocks_span_their_lines() {
-        let note = Note::parse("first\n\nline one\nline two ^p\n");
+        let note = Note::parse("first\n\nline one\nline two ^p\n```\ncode ^c\n```\n");
         assert_eq!(note.block("p"), Some("line one\nline two"));
+        assert_eq!(
+            note.block("c"),
+            None,
+            "markers inside code blocks do not count"
+        );
     }
 
     fn value() -> impl Strategy<Value = Value> {
@@ -635,6 +640,21 @@ mod tests {
             prop_assert_eq!(reparsed.frontmatter().unwrap().fields().unwrap(), &expected);
             prop_assert_eq!(reparsed.body(), body.as_str());
             prop_assert_eq!(reparsed.to_string(), text);
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(
+            text in "(---\\r?\\n)?(\\PC|[\\r\\n#^`~ -]){0,120}",
+            query in "[#^]?(\\PC|[#^ ]){0,12}",
+        ) {
+            let note = Note::parse(&text);
+            prop_assert_eq!(note.to_string(), text);
+            if let Some(section) = note.section(&query) {
+                prop_assert!(note.body().contains(section));
+            }
+            if let Some(block) = note.block(&query) {
+                prop_assert!(note.body().contains(block));
+            }
         }
 
         #[test]

@@ -253,6 +253,13 @@ mod tests {
         }
 
         #[test]
+        fn arbitrary_input_never_panics(input in "\\PC{0,40}") {
+            if let Ok(rel) = normalize(&input) {
+                prop_assert_eq!(normalize(&rel).unwrap(), rel);
+            }
+        }
+
+        #[test]
         fn any_parent_segment_is_refused(prefix in "[a-z]{0,5}(/[a-z]{1,5}){0,3}", suffix in "(/[a-z]{1,5}){0,3}") {
             let input = format!("{prefix}/..{suffix}");
             prop_assert!(normalize(&input).is_err());

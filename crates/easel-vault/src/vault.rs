@@ -296,6 +296,7 @@ impl Vault {
 
     /// Take the lock guarding one path.
     pub(crate) fn lock_path(&self, p: &VaultPath) -> Result<LockGuard, VaultError> {
+        self.check_easel_dir()?;
         lock::acquire(
             &lock::lock_file_for(&self.dirs.locks, p.as_str()),
             p.as_str(),
@@ -304,7 +305,28 @@ impl Vault {
     }
 
     pub(crate) fn lock_undo(&self) -> Result<LockGuard, VaultError> {
+        self.check_easel_dir()?;
         lock::acquire(&self.dirs.undo_lock(), "undo", self.lock_timeout)
+    }
+
+    /// Every change writes blobs, locks and the ledger under `.easel/`; if that folder is a
+    /// link leading out of the vault, those writes would land elsewhere, so refuse them.
+    fn check_easel_dir(&self) -> Result<(), VaultError> {
+        let easel = self.root.join(path::EASEL_DIR);
+        let escapes = |target: PathBuf| VaultError::EscapesVault {
+            path: path::EASEL_DIR.to_string(),
+            target,
+        };
+        match fs::canonicalize(&easel) {
+            Ok(real) if real.starts_with(&self.root) => Ok(()),
+            Ok(real) => Err(escapes(real)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::read_link(&easel) {
+                // A dangling link: creating the folder would follow it.
+                Ok(target) => Err(escapes(target)),
+                Err(_) => Ok(()),
+            },
+            Err(e) => Err(VaultError::io("inspect", easel, e)),
+        }
     }
 
     pub(crate) fn dirs(&self) -> &EaselDirs {

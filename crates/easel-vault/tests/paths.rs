@@ -173,6 +173,18 @@ mod links {
     }
 
     #[test]
+    fn an_easel_folder_linked_outside_refuses_every_change() {
+        let outside = tempfile::tempdir().unwrap();
+        let (dir, vault) = vault();
+        symlink(outside.path(), dir.path().join(".easel")).unwrap();
+        let p = vault.resolve_for_write("a.md").unwrap();
+        let err = vault.write(&p, b"a", Expect::Any, &change()).unwrap_err();
+        assert!(matches!(err, VaultError::EscapesVault { .. }), "{err}");
+        assert!(!dir.path().join("a.md").exists());
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[test]
     fn a_vault_reached_through_a_link_still_works() {
         let real = tempfile::tempdir().unwrap();
         let holder = tempfile::tempdir().unwrap();
