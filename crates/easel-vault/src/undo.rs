@@ -1,0 +1,259 @@
+//! Reading the ledger back, and undoing recorded changes.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::VaultError;
+use crate::ledger::{self, Change, LedgerEntry};
+use crate::path::VaultPath;
+use crate::rev::Rev;
+use crate::vault::Vault;
+
+/// Which recorded change(s) to undo.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UndoTarget {
+    /// The newest change that is not itself an undo and has not been undone yet.
+    Latest,
+    /// The change with this ledger id.
+    Id(String),
+    /// Every change of this run that has not been undone yet, newest first.
+    Run(String),
+}
+
+/// One change that was undone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undone {
+    /// The id of the entry that was undone.
+    pub undid: String,
+    /// The id of the new ledger entry recording the undo.
+    pub ledger_id: String,
+    /// The vault-relative path.
+    pub path: String,
+    /// The file's revision before the undo (the undone entry's `rev_after`).
+    pub rev_before: Option<Rev>,
+    /// The file's revision after the undo (the undone entry's `rev_before`); `None` when the
+    /// undo deleted a file the change had created.
+    pub rev_after: Option<Rev>,
+}
+
+impl Vault {
+    /// Ledger entries, newest first, at most `limit` of them.
+    pub fn ledger_list(&self, limit: Option<usize>) -> Result<Vec<LedgerEntry>, VaultError> {
+        let mut entries = ledger::read_all(&self.dirs().ledger)?;
+        entries.reverse();
+        if let Some(limit) = limit {
+            entries.truncate(limit);
+        }
+        Ok(entries)
+    }
+
+    /// Undo recorded changes, recording each undo as actor `cli`. See [`Vault::undo_as`].
+    pub fn undo(&self, target: UndoTarget) -> Result<Vec<Undone>, VaultError> {
+        self.undo_as(target, "cli")
+    }
+
+    /// Undo recorded changes: put back the bytes each file had before the change (or delete
+    /// it, when the change created it).
+    ///
+    /// A change is undone only while its file still has the change's `rev_after` (or is still
+    /// absent, for a deletion); otherwise the undo is refused with [`VaultError::UndoRefused`]
+    /// and nothing changes. For a run, every change is checked, newest first, against the
+    /// state the later undos will leave, before any file is touched. Each undo is a ledger entry
+    /// of its own (`op: "undo"`, `undoes: <id>`) made by `actor`.
+    pub fn undo_as(&self, target: UndoTarget, actor: &str) -> Result<Vec<Undone>, VaultError> {
+        // One undo at a time, so two "undo latest" calls never pick the same entry.
+        let _undo_guard = self.lock_undo()?;
+        let entries = ledger::read_all(&self.dirs().ledger)?;
+        let undone: HashSet<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
+        let plan = select(&entries, &undone, &target)?;
+
+        // Lock every file involved, in a fixed order (sorted, each once) so that concurrent
+        // multi-file undos cannot deadlock, then check everything before changing anything.
+        let mut paths: BTreeMap<String, VaultPath> = BTreeMap::new();
+        for entry in &plan {
+            if !paths.contains_key(&entry.path) {
+                let p = self
+                    .resolve_for_write(&entry.path)
+                    .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
+                paths.insert(entry.path.clone(), p);
+            }
+        }
+        let mut guards = Vec::with_capacity(paths.len());
+        for p in paths.values() {
+            guards.push(self.lock_path(p)?);
+        }
+
+        let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
+        for (rel, p) in &paths {
+            state.insert(rel.as_str(), self.read_current_rev(p)?);
+        }
+        let mut steps = Vec::with_capacity(plan.len());
+        for entry in &plan {
+            let current = state.get(entry.path.as_str()).copied().flatten();
+            if current != entry.rev_after {
+                let reason = match (entry.rev_after, current) {
+                    (Some(after), Some(now)) => format!(
+                        "the file changed since (it has rev {now}, the change left rev {after})"
+                    ),
+                    (Some(after), None) => {
+                        format!("the file was deleted since (the change left rev {after})")
+                    }
+                    (None, _) => "the change deleted the file, but it exists again".to_string(),
+                };
+                return Err(refused(entry, &reason));
+            }
+            let restore = match entry.rev_before {
+                Some(rev) => Some(ledger::load_blob(&self.dirs().blobs, entry, rev)?),
+                None => None,
+            };
+            state.insert(entry.path.as_str(), entry.rev_before);
+            steps.push((entry, restore));
+        }
+
+        let mut done = Vec::with_capacity(steps.len());
+        for (entry, restore) in steps {
+            let p = &paths[&entry.path];
+            let before = self.read_optional(p)?;
+            let change = Change {
+                actor: actor.to_string(),
+                op: "undo".into(),
+                summary: format!("undo {}: {}", entry.id, entry.summary),
+                run: None,
+            };
+            let written = self.commit(p, before, restore.as_deref(), &change, Some(&entry.id))?;
+            tracing::info!(undid = %entry.id, path = %entry.path, "undone");
+            done.push(Undone {
+                undid: entry.id.clone(),
+                ledger_id: written.ledger_id,
+                path: written.path,
+                rev_before: written.rev_before,
+                rev_after: written.rev_after,
+            });
+        }
+        drop(guards);
+        Ok(done)
+    }
+}
+
+fn refused(entry: &LedgerEntry, reason: &str) -> VaultError {
+    VaultError::UndoRefused {
+        id: entry.id.clone(),
+        path: entry.path.clone(),
+        reason: reason.to_string(),
+    }
+}
+
+/// The entries to undo, newest first.
+fn select<'a>(
+    entries: &'a [LedgerEntry],
+    undone: &HashSet<&str>,
+    target: &UndoTarget,
+) -> Result<Vec<&'a LedgerEntry>, VaultError> {
+    let open = |e: &&LedgerEntry| !e.is_undo() && !undone.contains(e.id.as_str());
+    match target {
+        UndoTarget::Latest => entries
+            .iter()
+            .rev()
+            .find(open)
+            .map(|e| vec![e])
+            .ok_or(VaultError::NothingToUndo),
+        UndoTarget::Id(id) => {
+            let entry = entries
+                .iter()
+                .find(|e| &e.id == id)
+                .ok_or_else(|| VaultError::EntryNotFound { id: id.clone() })?;
+            if entry.is_undo() {
+                return Err(refused(
+                    entry,
+                    "it is itself an undo; undo entries cannot be undone",
+                ));
+            }
+            if undone.contains(entry.id.as_str()) {
+                return Err(refused(entry, "it has already been undone"));
+            }
+            Ok(vec![entry])
+        }
+        UndoTarget::Run(run) => {
+            let in_run: Vec<&LedgerEntry> = entries
+                .iter()
+                .rev()
+                .filter(|e| e.run.as_deref() == Some(run.as_str()))
+                .collect();
+            if in_run.is_empty() {
+                return Err(VaultError::RunNotFound { run: run.clone() });
+            }
+            let plan: Vec<&LedgerEntry> = in_run.into_iter().filter(open).collect();
+            if plan.is_empty() {
+                return Err(VaultError::RunAlreadyUndone { run: run.clone() });
+            }
+            Ok(plan)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::Timestamp;
+
+    fn entry(id: &str, run: Option<&str>, undoes: Option<&str>) -> LedgerEntry {
+        LedgerEntry {
+            id: id.into(),
+            time: Timestamp::UNIX_EPOCH,
+            actor: "cli".into(),
+            op: if undoes.is_some() { "undo" } else { "edit" }.into(),
+            path: "a.md".into(),
+            rev_before: None,
+            rev_after: None,
+            summary: String::new(),
+            run: run.map(str::to_string),
+            undoes: undoes.map(str::to_string),
+            blob: None,
+        }
+    }
+
+    fn ids(plan: Result<Vec<&LedgerEntry>, VaultError>) -> Vec<String> {
+        plan.unwrap().into_iter().map(|e| e.id.clone()).collect()
+    }
+
+    #[test]
+    fn latest_skips_undo_entries_and_undone_changes() {
+        let entries = [
+            entry("a", None, None),
+            entry("b", None, None),
+            entry("u", None, Some("b")),
+        ];
+        let undone: HashSet<&str> = ["b"].into();
+        assert_eq!(ids(select(&entries, &undone, &UndoTarget::Latest)), ["a"]);
+        let all: HashSet<&str> = ["a", "b"].into();
+        assert!(matches!(
+            select(&entries, &all, &UndoTarget::Latest),
+            Err(VaultError::NothingToUndo)
+        ));
+    }
+
+    #[test]
+    fn a_run_is_planned_newest_first_without_undone_entries() {
+        let entries = [
+            entry("1", Some("r"), None),
+            entry("2", Some("other"), None),
+            entry("3", Some("r"), None),
+            entry("4", Some("r"), None),
+        ];
+        let undone: HashSet<&str> = ["4"].into();
+        assert_eq!(
+            ids(select(&entries, &undone, &UndoTarget::Run("r".into()))),
+            ["3", "1"]
+        );
+        let all: HashSet<&str> = ["1", "3", "4"].into();
+        assert!(matches!(
+            select(&entries, &all, &UndoTarget::Run("r".into())),
+            Err(VaultError::RunAlreadyUndone { .. })
+        ));
+        assert!(matches!(
+            select(&entries, &undone, &UndoTarget::Run("none".into())),
+            Err(VaultError::RunNotFound { .. })
+        ));
+    }
+}
