@@ -1,1 +1,46 @@
-fn main() {}
+//! `easel`: the command line over Easel's libraries. Each command parses its arguments,
+//! calls one library function and prints the result; no logic lives here.
+
+mod cli;
+mod cmd;
+mod failure;
+mod input;
+mod output;
+
+use clap::Parser;
+use cli::{Cli, Command};
+use failure::Failure;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return failure::clap_error(e),
+    };
+    init_tracing();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => Failure::from_anyhow(&e).report(),
+    }
+}
+
+fn init_tracing() {
+    // Quiet by default; EASEL_LOG=debug (or any tracing filter) shows what happens.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("EASEL_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    let vault = cmd::open_vault(cli.vault.as_deref())?;
+    let out = output::Output::new(cli.json);
+    match cli.command {
+        Command::Canvas(c) => cmd::canvas::run(&vault, &out, c),
+        Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
+        Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
+    }
+}

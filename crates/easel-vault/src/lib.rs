@@ -69,6 +69,7 @@
 #![warn(missing_docs)]
 
 mod atomic;
+pub mod canvas;
 mod error;
 mod ledger;
 mod list;

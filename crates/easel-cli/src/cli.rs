@@ -1,0 +1,252 @@
+//! The command-line grammar: `easel [--vault DIR] [--json] <area> <verb> ...`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "easel",
+    version,
+    about = "Canvases, notes and LLM agents on one board: a toolkit for JSON Canvas vaults.",
+    after_help = "The vault is --vault DIR, else $EASEL_VAULT, else the nearest folder above holding .obsidian/ or .easel/, else the current folder.\nExit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 invalid input."
+)]
+pub struct Cli {
+    /// The vault folder.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub vault: Option<PathBuf>,
+
+    /// Print the JSON result (the same JSON the MCP tool of the operation returns).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read, write and edit JSON Canvas files.
+    #[command(subcommand)]
+    Canvas(CanvasCmd),
+    /// Show the recent changes Easel made to the vault.
+    Ledger {
+        /// How many entries to show, newest first.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Undo a change recorded in the ledger (the latest one by default).
+    Undo {
+        /// The ledger id of the change to undo.
+        #[arg(long, conflicts_with = "run")]
+        id: Option<String>,
+        /// Undo every change of this run.
+        #[arg(long)]
+        run: Option<String>,
+    },
+}
+
+/// Where new data comes from: a file, or `-` for standard input.
+#[derive(Debug, Args)]
+pub struct DataArg {
+    /// JSON input: a file path, or '-' to read standard input.
+    #[arg(long, value_name = "FILE|-")]
+    pub data: String,
+}
+
+/// The expected revision for a write.
+#[derive(Debug, Args)]
+pub struct RevArg {
+    /// Fail with exit code 4 unless the canvas still has this revision (from 'read').
+    #[arg(long)]
+    pub rev: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum NodeType {
+    Text,
+    File,
+    Link,
+    Group,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SideArg {
+    Top,
+    Right,
+    Bottom,
+    Left,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum EndArg {
+    None,
+    Arrow,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CanvasCmd {
+    /// List the canvases in the vault with their node and edge counts.
+    List {
+        /// Only canvases under this folder.
+        #[arg(long)]
+        folder: Option<String>,
+        /// Do not look into subfolders.
+        #[arg(long)]
+        no_recursive: bool,
+    },
+    /// Print a canvas: its nodes, edges and revision.
+    Read {
+        /// Canvas path, relative to the vault ('.canvas' may be left out).
+        path: String,
+    },
+    /// Create a new canvas from {"nodes":[...],"edges":[...]}; fails if it exists.
+    Write {
+        path: String,
+        #[command(flatten)]
+        data: DataArg,
+    },
+    /// Replace all nodes and/or all edges of an existing canvas.
+    Update {
+        path: String,
+        #[command(flatten)]
+        data: DataArg,
+        #[command(flatten)]
+        rev: RevArg,
+    },
+    /// Add a node; without coordinates it goes where it overlaps nothing.
+    AddNode(AddNodeArgs),
+    /// Change fields of a node with a JSON merge patch (null removes a field).
+    UpdateNode {
+        path: String,
+        id: String,
+        /// The patch: inline JSON, '@FILE', or '-' for standard input.
+        #[arg(long, value_name = "JSON")]
+        data: String,
+        #[command(flatten)]
+        rev: RevArg,
+    },
+    /// Remove a node and the edges attached to it.
+    RemoveNode {
+        path: String,
+        id: String,
+        #[command(flatten)]
+        rev: RevArg,
+    },
+    /// Connect two nodes; sides come from their positions unless given.
+    AddEdge(AddEdgeArgs),
+    /// Change fields of an edge with a JSON merge patch.
+    UpdateEdge {
+        path: String,
+        id: String,
+        /// The patch: inline JSON, '@FILE', or '-' for standard input.
+        #[arg(long, value_name = "JSON")]
+        data: String,
+        #[command(flatten)]
+        rev: RevArg,
+    },
+    /// Remove an edge.
+    RemoveEdge {
+        path: String,
+        id: String,
+        #[command(flatten)]
+        rev: RevArg,
+    },
+    /// Check a canvas against JSON Canvas 1.0 (exit code 5 when it has errors).
+    Validate { path: String },
+    /// Rewrite a canvas in Obsidian's own layout.
+    Fmt { path: String },
+}
+
+#[derive(Debug, Args)]
+pub struct AddNodeArgs {
+    pub path: String,
+    #[arg(long = "type", value_enum)]
+    pub kind: NodeType,
+    /// Markdown text (text nodes).
+    #[arg(long)]
+    pub text: Option<String>,
+    /// Vault path of the file (file nodes).
+    #[arg(long)]
+    pub file: Option<String>,
+    /// '#Heading' or '#^block' inside the file (file nodes).
+    #[arg(long)]
+    pub subpath: Option<String>,
+    /// URL (link nodes).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Label (group nodes).
+    #[arg(long)]
+    pub label: Option<String>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub x: Option<f64>,
+    #[arg(long, allow_negative_numbers = true)]
+    pub y: Option<f64>,
+    #[arg(long)]
+    pub width: Option<f64>,
+    #[arg(long)]
+    pub height: Option<f64>,
+    /// A preset "1"-"6" or a hex colour like "#ff8800".
+    #[arg(long)]
+    pub color: Option<String>,
+    /// Use this id instead of a generated one.
+    #[arg(long)]
+    pub id: Option<String>,
+    #[command(flatten)]
+    pub rev: RevArg,
+}
+
+#[derive(Debug, Args)]
+pub struct AddEdgeArgs {
+    pub path: String,
+    /// Id of the node the edge starts at.
+    pub from: String,
+    /// Id of the node the edge ends at.
+    pub to: String,
+    #[arg(long, value_enum)]
+    pub from_side: Option<SideArg>,
+    #[arg(long, value_enum)]
+    pub to_side: Option<SideArg>,
+    #[arg(long, value_enum)]
+    pub from_end: Option<EndArg>,
+    #[arg(long, value_enum)]
+    pub to_end: Option<EndArg>,
+    #[arg(long)]
+    pub label: Option<String>,
+    #[arg(long)]
+    pub color: Option<String>,
+    #[arg(long)]
+    pub id: Option<String>,
+    #[command(flatten)]
+    pub rev: RevArg,
+}
+
+impl SideArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SideArg::Top => "top",
+            SideArg::Right => "right",
+            SideArg::Bottom => "bottom",
+            SideArg::Left => "left",
+        }
+    }
+}
+
+impl EndArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndArg::None => "none",
+            EndArg::Arrow => "arrow",
+        }
+    }
+}
+
+impl NodeType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeType::Text => "text",
+            NodeType::File => "file",
+            NodeType::Link => "link",
+            NodeType::Group => "group",
+        }
+    }
+}

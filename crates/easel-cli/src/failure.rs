@@ -1,0 +1,97 @@
+//! Turning any error into `error: …`, `hint: …` and the exit code of DESIGN.md section 5.
+
+use easel_vault::canvas::CanvasOpError;
+use easel_vault::{ErrorKind, VaultError};
+use std::process::ExitCode;
+
+/// An error raised by the command line itself (bad arguments the parser could not catch).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct UsageError {
+    pub message: String,
+    pub hint: String,
+    pub kind: ErrorKind,
+}
+
+impl UsageError {
+    pub fn invalid(message: impl Into<String>, hint: impl Into<String>) -> UsageError {
+        UsageError {
+            message: message.into(),
+            hint: hint.into(),
+            kind: ErrorKind::Invalid,
+        }
+    }
+}
+
+pub struct Failure {
+    message: String,
+    hint: String,
+    kind: ErrorKind,
+}
+
+impl Failure {
+    pub fn from_anyhow(e: &anyhow::Error) -> Failure {
+        let message = e.to_string();
+        if let Some(op) = e.downcast_ref::<CanvasOpError>() {
+            return Failure {
+                message,
+                hint: op.hint(),
+                kind: op.kind(),
+            };
+        }
+        if let Some(v) = e.downcast_ref::<VaultError>() {
+            return Failure {
+                message,
+                hint: v.hint(),
+                kind: v.kind(),
+            };
+        }
+        if let Some(u) = e.downcast_ref::<UsageError>() {
+            return Failure {
+                message,
+                hint: u.hint.clone(),
+                kind: u.kind,
+            };
+        }
+        Failure {
+            message: format!("{e:#}"),
+            hint: "run with EASEL_LOG=debug for details; if it persists, report it with the command you ran".into(),
+            kind: ErrorKind::Failure,
+        }
+    }
+
+    pub fn report(self) -> ExitCode {
+        eprintln!("error: {}", self.message);
+        eprintln!("hint: {}", self.hint);
+        ExitCode::from(self.kind.exit_code() as u8)
+    }
+}
+
+/// Clap's own errors: help and version go to stdout with exit 0, usage errors get a hint and
+/// exit code 2.
+pub fn clap_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind as K;
+    match e.kind() {
+        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        _ => {
+            let rendered = e.render().to_string();
+            // Clap ends with its own "For more information" line; the hint replaces it.
+            let body: Vec<&str> = rendered
+                .lines()
+                .filter(|l| !l.starts_with("For more information"))
+                .collect();
+            eprintln!("{}", body.join("\n").trim_end());
+            eprintln!(
+                "hint: run 'easel --help' (or 'easel <area> <verb> --help') to see the arguments"
+            );
+            ExitCode::from(2)
+        }
+    }
+}
