@@ -68,29 +68,28 @@ impl Vault {
         let undone: HashSet<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
         let plan = select(&entries, &undone, &target)?;
 
-        // Lock every file involved, in a fixed order (sorted, each once) so that concurrent
-        // multi-file undos cannot deadlock, then check everything before changing anything.
-        let mut paths: BTreeMap<String, VaultPath> = BTreeMap::new();
-        for entry in &plan {
-            if !paths.contains_key(&entry.path) {
-                let p = self
-                    .resolve_for_write(&entry.path)
-                    .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
-                paths.insert(entry.path.clone(), p);
-            }
+        // Lock every file involved, in a fixed order (sorted by real path, each once, even
+        // when two recorded paths now name one file) so that concurrent multi-file undos
+        // cannot deadlock; then check everything before changing anything.
+        let mut resolved = Vec::with_capacity(plan.len());
+        for entry in plan {
+            let p = self
+                .resolve_for_write(&entry.path)
+                .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
+            resolved.push((entry, p));
         }
-        let mut guards = Vec::with_capacity(paths.len());
-        for p in paths.values() {
+        let files: BTreeMap<&str, &VaultPath> =
+            resolved.iter().map(|(_, p)| (p.as_str(), p)).collect();
+        let mut guards = Vec::with_capacity(files.len());
+        let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
+        for (rel, p) in &files {
             guards.push(self.lock_path(p)?);
+            state.insert(rel, self.read_current_rev(p)?);
         }
 
-        let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
-        for (rel, p) in &paths {
-            state.insert(rel.as_str(), self.read_current_rev(p)?);
-        }
-        let mut steps = Vec::with_capacity(plan.len());
-        for entry in &plan {
-            let current = state.get(entry.path.as_str()).copied().flatten();
+        let mut steps = Vec::with_capacity(resolved.len());
+        for (entry, p) in &resolved {
+            let current = state.get(p.as_str()).copied().flatten();
             if current != entry.rev_after {
                 let reason = match (entry.rev_after, current) {
                     (Some(after), Some(now)) => format!(
@@ -107,13 +106,12 @@ impl Vault {
                 Some(rev) => Some(ledger::load_blob(&self.dirs().blobs, entry, rev)?),
                 None => None,
             };
-            state.insert(entry.path.as_str(), entry.rev_before);
-            steps.push((entry, restore));
+            state.insert(p.as_str(), entry.rev_before);
+            steps.push((*entry, p, restore));
         }
 
         let mut done = Vec::with_capacity(steps.len());
-        for (entry, restore) in steps {
-            let p = &paths[&entry.path];
+        for (entry, p, restore) in steps {
             let before = self.read_optional(p)?;
             let change = Change {
                 actor: actor.to_string(),
