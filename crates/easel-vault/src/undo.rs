@@ -60,7 +60,9 @@ impl Vault {
     /// absent, for a deletion); otherwise the undo is refused with [`VaultError::UndoRefused`]
     /// and nothing changes. For a run, every change is checked, newest first, against the
     /// state the later undos will leave, before any file is touched. Each undo is a ledger entry
-    /// of its own (`op: "undo"`, `undoes: <id>`) made by `actor`.
+    /// of its own (`op: "undo"`, `undoes: <id>`) made by `actor`. Only a file system failure
+    /// in the middle of a run (a full disk, say) can leave it partly undone; the undos that did
+    /// happen are in the ledger, and running the same undo again finishes the rest.
     pub fn undo_as(&self, target: UndoTarget, actor: &str) -> Result<Vec<Undone>, VaultError> {
         // One undo at a time, so two "undo latest" calls never pick the same entry.
         let _undo_guard = self.lock_undo()?;
