@@ -3,10 +3,10 @@
 //! # The frontmatter rule
 //!
 //! A note has frontmatter when its text starts with a line `---` (the very first bytes, after
-//! a byte order mark if there is one; `\r\n` line ends are accepted) and a later line is exactly `---` (trailing spaces allowed). The
-//! YAML between them must be a mapping (or empty). If the YAML does not parse, or is not a
-//! mapping, the note keeps a [`Frontmatter`] whose [`Frontmatter::fields`] returns the error
-//! (so callers can warn) and **the whole text is the body**, delimiters included; setting a
+//! a byte order mark if there is one; `\r\n` line ends are accepted) and a later line is
+//! exactly `---` (trailing spaces allowed). The YAML between them must be a mapping (or
+//! empty). If the YAML does not parse, or is not a mapping, the note keeps a [`Frontmatter`]
+//! whose [`Frontmatter::fields`] returns the error (so callers can warn) and **the whole text is the body**, delimiters included; setting a
 //! field on such a note is refused rather than overwriting the user's text. Without a closing
 //! `---` there is no frontmatter at all.
 //!
