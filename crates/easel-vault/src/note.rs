@@ -6,9 +6,9 @@
 //! a byte order mark if there is one; `\r\n` line ends are accepted) and a later line is
 //! exactly `---` (trailing spaces allowed). The YAML between them must be a mapping (or
 //! empty). If the YAML does not parse, or is not a mapping, the note keeps a [`Frontmatter`]
-//! whose [`Frontmatter::fields`] returns the error (so callers can warn) and **the whole text is the body**, delimiters included; setting a
-//! field on such a note is refused rather than overwriting the user's text. Without a closing
-//! `---` there is no frontmatter at all.
+//! whose [`Frontmatter::fields`] returns the error (so callers can warn) and **the whole text
+//! is the body**, delimiters included; setting a field on such a note is refused rather than
+//! overwriting the user's text. Without a closing `---` there is no frontmatter at all.
 //!
 //! The raw YAML text is kept until a field is changed, so an unmodified note serializes back
 //! byte for byte, comments and formatting included. Changing a field re-renders the block from
