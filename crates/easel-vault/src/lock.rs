@@ -43,6 +43,12 @@ pub(crate) fn lock_file_for(locks_dir: &Path, rel: &str) -> PathBuf {
     locks_dir.join(name)
 }
 
+/// The first and the longest pause between attempts to take a busy lock. The longest is kept
+/// close to the time one write takes (a few fsyncs): much longer, and a writer that releases
+/// and re-takes a lock in a loop would starve the waiters.
+const MIN_BACKOFF: Duration = Duration::from_micros(100);
+const MAX_BACKOFF: Duration = Duration::from_millis(4);
+
 /// Take the exclusive lock on `lock_path`, waiting up to `timeout`.
 ///
 /// `what` names the locked thing in the error (a vault path, or "ledger").
@@ -63,7 +69,7 @@ pub(crate) fn acquire(
     let start = Instant::now();
     // Polling instead of a blocking lock() so that a wedged writer turns into a clear error
     // instead of a hang; the backoff stays short because writes take milliseconds.
-    let mut delay = Duration::from_millis(1);
+    let mut delay = MIN_BACKOFF;
     loop {
         match file.try_lock() {
             Ok(()) => {
@@ -80,8 +86,10 @@ pub(crate) fn acquire(
                         waited_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
                     });
                 }
-                thread::sleep(delay.min(timeout.saturating_sub(waited)));
-                delay = (delay * 2).min(Duration::from_millis(20));
+                // Random jitter so waiters do not wake in lockstep.
+                let nap = delay.mul_f64(0.5 + fastrand::f64() / 2.0);
+                thread::sleep(nap.min(timeout.saturating_sub(waited)));
+                delay = (delay * 2).min(MAX_BACKOFF);
             }
             Err(TryLockError::Error(e)) => {
                 return Err(VaultError::io("lock", lock_path, e));

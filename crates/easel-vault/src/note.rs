@@ -2,13 +2,13 @@
 //!
 //! # The frontmatter rule
 //!
-//! A note has frontmatter when its text starts with a line `---` (the very first bytes; `\r\n`
-//! line ends are accepted) and a later line is exactly `---` (trailing spaces allowed). The
-//! YAML between them must be a mapping (or empty). If the YAML does not parse, or is not a
-//! mapping, the note keeps a [`Frontmatter`] whose [`Frontmatter::fields`] returns the error
-//! (so callers can warn) and **the whole text is the body**, delimiters included; setting a
-//! field on such a note is refused rather than overwriting the user's text. Without a closing
-//! `---` there is no frontmatter at all.
+//! A note has frontmatter when its text starts with a line `---` (the very first bytes, after
+//! a byte order mark if there is one; `\r\n` line ends are accepted) and a later line is
+//! exactly `---` (trailing spaces allowed). The YAML between them must be a mapping (or
+//! empty). If the YAML does not parse, or is not a mapping, the note keeps a [`Frontmatter`]
+//! whose [`Frontmatter::fields`] returns the error (so callers can warn) and **the whole text
+//! is the body**, delimiters included; setting a field on such a note is refused rather than
+//! overwriting the user's text. Without a closing `---` there is no frontmatter at all.
 //!
 //! The raw YAML text is kept until a field is changed, so an unmodified note serializes back
 //! byte for byte, comments and formatting included. Changing a field re-renders the block from
@@ -114,7 +114,7 @@ impl Note {
         let frontmatter = Frontmatter {
             raw: text[..block_end].to_string(),
             fields,
-            crlf: text.starts_with("---\r\n"),
+            crlf: text.trim_start_matches('\u{feff}').starts_with("---\r\n"),
         };
         let body = if valid { &text[block_end..] } else { text };
         Note {
@@ -267,10 +267,17 @@ impl fmt::Display for Note {
 
 /// The YAML text and the end of the block (after the closing line's line end).
 fn split_frontmatter(text: &str) -> Option<(&str, usize)> {
-    let yaml_start = if text.starts_with("---\n") {
-        4
-    } else if text.starts_with("---\r\n") {
-        5
+    // A byte order mark (left by some Windows editors) is not content: it stays in the raw
+    // block while that is unchanged, and is dropped when the block is re-rendered.
+    let bom = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let yaml_start = if text[bom..].starts_with("---\n") {
+        bom + 4
+    } else if text[bom..].starts_with("---\r\n") {
+        bom + 5
     } else {
         return None;
     };
@@ -447,6 +454,20 @@ mod tests {
         ] {
             assert_eq!(Note::parse(text).to_string(), text, "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_hide_the_frontmatter() {
+        let text = "\u{feff}---\r\nrole: system\r\n---\r\nBody";
+        let mut note = Note::parse(text);
+        assert_eq!(note.get("role"), Some(&json!("system")));
+        assert_eq!(note.body(), "Body");
+        assert_eq!(note.to_string(), text);
+        note.set("model", json!("local:smollm2")).unwrap();
+        assert!(
+            note.to_string()
+                .starts_with("---\r\nrole: system\r\nmodel: local:smollm2\r\n---\r\n")
+        );
     }
 
     #[test]

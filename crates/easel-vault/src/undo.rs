@@ -60,7 +60,9 @@ impl Vault {
     /// absent, for a deletion); otherwise the undo is refused with [`VaultError::UndoRefused`]
     /// and nothing changes. For a run, every change is checked, newest first, against the
     /// state the later undos will leave, before any file is touched. Each undo is a ledger entry
-    /// of its own (`op: "undo"`, `undoes: <id>`) made by `actor`.
+    /// of its own (`op: "undo"`, `undoes: <id>`) made by `actor`. Only a file system failure
+    /// in the middle of a run (a full disk, say) can leave it partly undone; the undos that did
+    /// happen are in the ledger, and running the same undo again finishes the rest.
     pub fn undo_as(&self, target: UndoTarget, actor: &str) -> Result<Vec<Undone>, VaultError> {
         // One undo at a time, so two "undo latest" calls never pick the same entry.
         let _undo_guard = self.lock_undo()?;
@@ -68,29 +70,28 @@ impl Vault {
         let undone: HashSet<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
         let plan = select(&entries, &undone, &target)?;
 
-        // Lock every file involved, in a fixed order (sorted, each once) so that concurrent
-        // multi-file undos cannot deadlock, then check everything before changing anything.
-        let mut paths: BTreeMap<String, VaultPath> = BTreeMap::new();
-        for entry in &plan {
-            if !paths.contains_key(&entry.path) {
-                let p = self
-                    .resolve_for_write(&entry.path)
-                    .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
-                paths.insert(entry.path.clone(), p);
-            }
+        // Lock every file involved, in a fixed order (sorted by real path, each once, even
+        // when two recorded paths now name one file) so that concurrent multi-file undos
+        // cannot deadlock; then check everything before changing anything.
+        let mut resolved = Vec::with_capacity(plan.len());
+        for entry in plan {
+            let p = self
+                .resolve_for_write(&entry.path)
+                .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
+            resolved.push((entry, p));
         }
-        let mut guards = Vec::with_capacity(paths.len());
-        for p in paths.values() {
+        let files: BTreeMap<&str, &VaultPath> =
+            resolved.iter().map(|(_, p)| (p.as_str(), p)).collect();
+        let mut guards = Vec::with_capacity(files.len());
+        let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
+        for (rel, p) in &files {
             guards.push(self.lock_path(p)?);
+            state.insert(rel, self.read_current_rev(p)?);
         }
 
-        let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
-        for (rel, p) in &paths {
-            state.insert(rel.as_str(), self.read_current_rev(p)?);
-        }
-        let mut steps = Vec::with_capacity(plan.len());
-        for entry in &plan {
-            let current = state.get(entry.path.as_str()).copied().flatten();
+        let mut steps = Vec::with_capacity(resolved.len());
+        for (entry, p) in &resolved {
+            let current = state.get(p.as_str()).copied().flatten();
             if current != entry.rev_after {
                 let reason = match (entry.rev_after, current) {
                     (Some(after), Some(now)) => format!(
@@ -107,13 +108,12 @@ impl Vault {
                 Some(rev) => Some(ledger::load_blob(&self.dirs().blobs, entry, rev)?),
                 None => None,
             };
-            state.insert(entry.path.as_str(), entry.rev_before);
-            steps.push((entry, restore));
+            state.insert(p.as_str(), entry.rev_before);
+            steps.push((*entry, p, restore));
         }
 
         let mut done = Vec::with_capacity(steps.len());
-        for (entry, restore) in steps {
-            let p = &paths[&entry.path];
+        for (entry, p, restore) in steps {
             let before = self.read_optional(p)?;
             let change = Change {
                 actor: actor.to_string(),

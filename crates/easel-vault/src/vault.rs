@@ -339,7 +339,8 @@ impl Vault {
 
     /// Apply a change whose preconditions the caller has checked under the path's lock: save
     /// the old bytes, replace or remove the file, then append the ledger entry. The blob comes
-    /// first so that no entry ever points at bytes that were not saved.
+    /// first so that no entry ever points at bytes that were not saved. Lock order everywhere:
+    /// undo lock, then path locks (sorted), then the ledger lock.
     pub(crate) fn commit(
         &self,
         p: &VaultPath,
@@ -353,6 +354,9 @@ impl Vault {
             None => None,
         };
         let rev_before = before.as_ref().map(|(_, rev)| *rev);
+        // Taken before the file changes, so that once the file has changed nothing but a
+        // failing disk can keep the change out of the ledger (a busy ledger cannot).
+        let _ledger_guard = lock::acquire(&self.dirs.ledger_lock(), "ledger", self.lock_timeout)?;
         let rev_after = match after {
             Some(bytes) => {
                 write_atomic(p.abs(), bytes)?;
@@ -384,11 +388,7 @@ impl Vault {
             undoes: undoes.map(str::to_string),
             blob,
         };
-        {
-            let _ledger_guard =
-                lock::acquire(&self.dirs.ledger_lock(), "ledger", self.lock_timeout)?;
-            ledger::append(&self.dirs.ledger, &entry)?;
-        }
+        ledger::append(&self.dirs.ledger, &entry)?;
         tracing::debug!(path = %p, op = %entry.op, actor = %entry.actor, id = %entry.id, "recorded change");
         Ok(Written {
             path: entry.path,

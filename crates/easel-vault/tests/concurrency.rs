@@ -8,23 +8,19 @@
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use easel_vault::{Change, Expect, Vault, VaultError};
 
 const CHILD_VAULT: &str = "EASEL_TEST_CHILD_VAULT";
 const CHILD_TAG: &str = "EASEL_TEST_CHILD_TAG";
-/// Unix milliseconds at which every writer process starts, so that they really overlap
-/// instead of running one after another while the next one is still being spawned.
-const CHILD_START: &str = "EASEL_TEST_CHILD_START_MS";
-
-fn unix_ms() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis()
-}
+/// A folder (outside the vault) where each writer process announces it is ready, and how many
+/// must be ready before any starts: so that they really run at the same time instead of one
+/// after another while the next is still being spawned.
+const CHILD_BARRIER: &str = "EASEL_TEST_CHILD_BARRIER";
+const CHILD_COUNT: &str = "EASEL_TEST_CHILD_COUNT";
 
 fn append_line(vault: &Vault, line: &str) {
     let p = vault.resolve_for_write("log.md").unwrap();
@@ -93,9 +89,9 @@ fn twenty_threads_appending_lose_nothing() {
 #[test]
 fn processes_appending_lose_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    let barrier = tempfile::tempdir().unwrap();
     let exe = std::env::current_exe().unwrap();
     let writers: Vec<String> = (0..4).map(|p| format!("p{p}")).collect();
-    let start_at = unix_ms() + 700;
     let children: Vec<_> = writers
         .iter()
         .map(|tag| {
@@ -103,7 +99,8 @@ fn processes_appending_lose_nothing() {
                 .args(["--exact", "append_child", "--nocapture", "--test-threads=1"])
                 .env(CHILD_VAULT, dir.path())
                 .env(CHILD_TAG, tag)
-                .env(CHILD_START, start_at.to_string())
+                .env(CHILD_BARRIER, barrier.path())
+                .env(CHILD_COUNT, writers.len().to_string())
                 .stdout(Stdio::null())
                 .spawn()
                 .unwrap()
@@ -118,6 +115,13 @@ fn processes_appending_lose_nothing() {
         .flat_map(|w| [format!("{w}a"), format!("{w}b")])
         .collect();
     check(dir.path(), &all, 15);
+
+    let text = std::fs::read_to_string(dir.path().join("log.md")).unwrap();
+    let process_of_line: Vec<&str> = text.lines().map(|l| &l[..2]).collect();
+    let switches = process_of_line.windows(2).filter(|w| w[0] != w[1]).count();
+    // The barrier in `append_child` already guarantees that the processes ran at the same
+    // time; how often the lock changed hands between them is up to the scheduler.
+    eprintln!("the lock passed between writer processes {switches} times");
 }
 
 /// The writer process of `processes_appending_lose_nothing`.
@@ -128,13 +132,21 @@ fn append_child() {
         return;
     };
     let vault = Vault::open(dir).unwrap();
-    let start_at: u128 = std::env::var(CHILD_START)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let now = unix_ms();
-    if start_at > now {
-        std::thread::sleep(std::time::Duration::from_millis((start_at - now) as u64));
+    if let (Some(barrier), Some(count)) = (
+        std::env::var_os(CHILD_BARRIER).map(PathBuf::from),
+        std::env::var(CHILD_COUNT)
+            .ok()
+            .and_then(|c| c.parse::<usize>().ok()),
+    ) {
+        std::fs::write(barrier.join(&tag), "").unwrap();
+        let start = Instant::now();
+        while std::fs::read_dir(&barrier).unwrap().count() < count {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "the other writers never started"
+            );
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
     std::thread::scope(|s| {
         for half in ["a", "b"] {

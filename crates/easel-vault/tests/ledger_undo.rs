@@ -286,3 +286,28 @@ fn a_torn_last_ledger_line_does_not_break_listing_or_undo() {
     assert_eq!(vault.read(&p).unwrap().0, b"one");
     assert_eq!(vault.ledger_list(None).unwrap().len(), 3);
 }
+
+#[test]
+fn concurrent_undos_of_the_latest_change_each_take_a_different_one() {
+    let (_dir, vault) = vault();
+    let mut ids = Vec::new();
+    for i in 0..8 {
+        let p = vault.resolve_for_write(&format!("f{i}.md")).unwrap();
+        ids.push(
+            vault
+                .write(&p, b"x", Expect::Absent, &change("create"))
+                .unwrap()
+                .ledger_id,
+        );
+    }
+    let mut undone: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| s.spawn(|| vault.undo(UndoTarget::Latest).unwrap().remove(0).undid))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    undone.sort();
+    ids.sort();
+    assert_eq!(undone, ids);
+    assert!(vault.list_files(None, true, "").unwrap().is_empty());
+}
