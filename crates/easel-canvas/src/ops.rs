@@ -11,7 +11,7 @@ use crate::ids::IdGen;
 use crate::json::{Map, Value};
 use crate::model::{Canvas, Edge, Node, NodeKind};
 use crate::validate::{self, Report};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Key order for objects Easel creates: identity, payload, geometry, colour, then the rest.
 pub const NODE_KEY_ORDER: &[&str] = &[
@@ -97,11 +97,8 @@ impl Canvas {
     }
 
     /// Sides from geometry for an edge that has none, as DESIGN.md section 4 requires.
-    fn complete_new_edge(&self, fields: &mut Map, nodes: &[Node]) {
-        let rect_of = |key: &str| -> Option<Rect> {
-            let id = fields.get(key)?.as_str()?;
-            nodes.iter().find(|n| n.id() == id)?.rect()
-        };
+    fn complete_new_edge(fields: &mut Map, rect_of_node: impl Fn(&str) -> Option<Rect>) {
+        let rect_of = |key: &str| -> Option<Rect> { rect_of_node(fields.get(key)?.as_str()?) };
         if let (Some(from), Some(to)) = (rect_of("fromNode"), rect_of("toNode")) {
             let (fs, ts) = geometry::edge_sides(&from, &to);
             if !fields.contains_key("fromSide") {
@@ -234,7 +231,7 @@ impl Canvas {
                 fields.insert("id", Value::from(id));
             }
         }
-        self.complete_new_edge(&mut fields, self.nodes());
+        Canvas::complete_new_edge(&mut fields, |id| self.node(id)?.rect());
         let edge = Edge::from_map(fields);
         let mut report = Report::default();
         validate::check_edge(&edge, &|id| self.node(id).is_some(), &mut report);
@@ -288,6 +285,9 @@ impl Canvas {
         ids: &mut IdGen,
     ) -> Result<(), CanvasError> {
         let mut next = self.clone();
+        // Id → existing object, so matching incoming objects is linear, not quadratic.
+        let old_nodes: HashMap<&str, &Node> = self.nodes().iter().map(|n| (n.id(), n)).collect();
+        let old_edges: HashMap<&str, &Edge> = self.edges().iter().map(|e| (e.id(), e)).collect();
         // Ids in the incoming data are reserved first, so generated ones never collide.
         let mut taken: HashSet<String> = HashSet::new();
         for m in nodes.iter().chain(edges.iter()).flatten() {
@@ -307,7 +307,7 @@ impl Canvas {
                 let existing = fields
                     .get("id")
                     .and_then(Value::as_str)
-                    .and_then(|id| self.node(id));
+                    .and_then(|id| old_nodes.get(id));
                 match existing {
                     Some(old) => order_like(&mut fields, old.fields(), NODE_KEY_ORDER),
                     None => next.complete_new_node(&mut fields, ids, &mut taken),
@@ -317,19 +317,23 @@ impl Canvas {
         }
         if let Some(edges) = edges {
             next.edges_mut().clear();
-            let nodes_now = next.nodes().to_vec();
+            let rects: HashMap<String, Rect> = next
+                .nodes()
+                .iter()
+                .filter_map(|n| Some((n.id().to_owned(), n.rect()?)))
+                .collect();
             for mut fields in edges {
                 let existing = fields
                     .get("id")
                     .and_then(Value::as_str)
-                    .and_then(|id| self.edge(id));
+                    .and_then(|id| old_edges.get(id));
                 match existing {
                     Some(old) => order_like(&mut fields, old.fields(), EDGE_KEY_ORDER),
                     None => {
                         if !fields.contains_key("id") {
                             fields.insert("id", Value::from(ids.fresh(&mut taken)));
                         }
-                        next.complete_new_edge(&mut fields, &nodes_now);
+                        Canvas::complete_new_edge(&mut fields, |id| rects.get(id).copied());
                     }
                 }
                 next.edges_mut().push(Edge::from_map(fields));

@@ -72,13 +72,16 @@ impl Failure {
 pub fn clap_error(e: clap::Error) -> ExitCode {
     use clap::error::ErrorKind as K;
     match e.kind() {
-        K::DisplayHelp | K::DisplayVersion | K::DisplayHelpOnMissingArgumentOrSubcommand => {
+        K::DisplayHelp | K::DisplayVersion => {
             let _ = e.print();
-            if e.kind() == K::DisplayHelpOnMissingArgumentOrSubcommand {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            }
+            ExitCode::SUCCESS
+        }
+        K::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `easel canvas` alone: show what the verbs are, but as the usage error it is.
+            eprintln!("{}", e.render().to_string().trim_end());
+            eprintln!("error: a command needs a verb, e.g. 'easel canvas list'");
+            eprintln!("hint: pick one of the commands listed above");
+            ExitCode::from(2)
         }
         _ => {
             let rendered = e.render().to_string();

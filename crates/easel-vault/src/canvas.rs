@@ -341,8 +341,11 @@ pub struct WriteResult {
     pub changed: bool,
 }
 
+/// The arrays of `{"nodes":[...],"edges":[...]}`, each optional.
+type Arrays = (Option<Vec<Map>>, Option<Vec<Map>>);
+
 /// Splits `{"nodes":[...],"edges":[...]}` into its arrays; anything else is refused.
-fn nodes_and_edges(data: Value) -> Result<(Option<Vec<Map>>, Option<Vec<Map>>)> {
+fn nodes_and_edges(data: Value) -> Result<Arrays> {
     let Value::Object(map) = data else {
         return Err(CanvasOpError::BadInput(format!(
             "canvas data must be a JSON object with \"nodes\" and/or \"edges\", it is {}",

@@ -36,7 +36,9 @@ impl TestVault {
     /// `easel --vault <this vault>`.
     pub fn easel(&self) -> Command {
         let mut cmd = Command::cargo_bin("easel").unwrap();
-        cmd.arg("--vault").arg(self.path()).env_remove("EASEL_VAULT");
+        cmd.arg("--vault")
+            .arg(self.path())
+            .env_remove("EASEL_VAULT");
         cmd
     }
 
