@@ -27,7 +27,7 @@ pub struct Cli {
 pub enum Command {
     /// Read, write and edit JSON Canvas files.
     #[command(subcommand)]
-    Canvas(CanvasCmd),
+    Canvas(Box<CanvasCmd>),
     /// Show the recent changes Easel made to the vault.
     Ledger {
         /// How many entries to show, newest first.

@@ -39,7 +39,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let vault = cmd::open_vault(cli.vault.as_deref())?;
     let out = output::Output::new(cli.json);
     match cli.command {
-        Command::Canvas(c) => cmd::canvas::run(&vault, &out, c),
+        Command::Canvas(c) => cmd::canvas::run(&vault, &out, *c),
         Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
     }

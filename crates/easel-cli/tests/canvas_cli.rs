@@ -195,7 +195,7 @@ fn undo_restores_identical_bytes() {
     v.json(&["undo"]);
     assert_eq!(v.read("Research.canvas"), OBSIDIAN);
     // Nothing left to undo.
-    expect_failure(&mut v.easel().arg("undo"), 3);
+    expect_failure(v.easel().arg("undo"), 3);
 }
 
 #[test]
@@ -402,8 +402,8 @@ fn bad_input_is_refused_clearly_without_panics() {
             .args(["canvas", "write", "x", "--data", "/no/such/file.json"]),
         5,
     );
-    expect_failure(&mut v.easel().args(["canvas"]), 2);
-    expect_failure(&mut v.easel().args(["nonsense"]), 2);
+    expect_failure(v.easel().args(["canvas"]), 2);
+    expect_failure(v.easel().args(["nonsense"]), 2);
 }
 
 #[test]
