@@ -8,6 +8,11 @@ use easel_canvas::json::{Map, Value};
 use easel_vault::Vault;
 use easel_vault::canvas::{self as ops, Actor, ItemResult};
 
+/// "1 node", "2 nodes".
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
     let actor = Actor::new("cli");
     match cmd {
@@ -19,7 +24,9 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             out.emit(&r, |r| {
                 for c in &r.canvases {
                     match (&c.error, c.node_count, c.edge_count) {
-                        (None, Some(n), Some(e)) => println!("{}  ({n} nodes, {e} edges)", c.path),
+                        (None, Some(n), Some(e)) => {
+                            println!("{}  ({}, {})", c.path, count(n, "node"), count(e, "edge"))
+                        }
                         (err, _, _) => println!(
                             "{}  (unreadable: {})",
                             c.path,
@@ -49,10 +56,10 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             let r = ops::write(vault, &actor, &path, input::read_data(&data.data)?)?;
             out.emit(&r, |r| {
                 println!(
-                    "created {} ({} nodes, {} edges), rev {}",
+                    "created {} ({}, {}), rev {}",
                     r.path,
-                    r.node_count,
-                    r.edge_count,
+                    count(r.node_count, "node"),
+                    count(r.edge_count, "edge"),
                     r.rev.as_deref().unwrap_or("-")
                 )
             })
@@ -62,10 +69,10 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             let r = ops::update(vault, &actor, &path, input::read_data(&data.data)?, rev)?;
             out.emit(&r, |r| {
                 println!(
-                    "updated {} ({} nodes, {} edges), rev {}",
+                    "updated {} ({}, {}), rev {}",
                     r.path,
-                    r.node_count,
-                    r.edge_count,
+                    count(r.node_count, "node"),
+                    count(r.edge_count, "edge"),
                     r.rev.as_deref().unwrap_or("-")
                 )
             })
@@ -120,11 +127,11 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
                     println!("warning: {}", f.message);
                 }
                 println!(
-                    "{}: {} ({} errors, {} warnings)",
+                    "{}: {} ({}, {})",
                     r.path,
                     if r.valid { "valid" } else { "invalid" },
-                    r.errors.len(),
-                    r.warnings.len()
+                    count(r.errors.len(), "error"),
+                    count(r.warnings.len(), "warning")
                 );
             })?;
             if r.valid {
