@@ -151,6 +151,21 @@ pub enum CanvasCmd {
         #[command(flatten)]
         rev: RevArg,
     },
+    /// Find nodes by type, colour, group or text (all given criteria must match).
+    Find {
+        path: String,
+        #[arg(long = "type", value_enum)]
+        kind: Option<NodeType>,
+        /// A preset "1"-"6" or a hex colour.
+        #[arg(long)]
+        color: Option<String>,
+        /// A group's id or label: nodes inside it.
+        #[arg(long)]
+        group: Option<String>,
+        /// Case-insensitive text in the node's text, file path, URL or label.
+        #[arg(long)]
+        text: Option<String>,
+    },
     /// Check a canvas against JSON Canvas 1.0 (exit code 5 when it has errors).
     Validate { path: String },
     /// Rewrite a canvas in Obsidian's own layout.

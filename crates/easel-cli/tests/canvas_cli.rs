@@ -429,3 +429,27 @@ fn the_vault_is_found_from_the_environment_and_parent_folders() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["total"], 1);
 }
+
+#[test]
+fn find_filters_by_every_criterion() {
+    let v = TestVault::new();
+    let r = v.json(&[
+        "canvas", "find", "Research", "--type", "text", "--group", "research",
+    ]);
+    assert_eq!(r["total"], 3);
+    let r = v.json(&["canvas", "find", "Research", "--text", "BULLET"]);
+    assert_eq!(r["nodes"][0]["id"], PROMPT);
+    let r = v.json(&["canvas", "find", "Research", "--color", "3"]);
+    assert_eq!(r["total"], 1);
+    let r = v.json(&[
+        "canvas",
+        "find",
+        "Research",
+        "--type",
+        "link",
+        "--text",
+        "nothing like this",
+    ]);
+    assert_eq!(r["total"], 0);
+    expect_failure(v.easel().args(["canvas", "find", "Nope"]), 3);
+}

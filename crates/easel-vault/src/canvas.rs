@@ -12,7 +12,7 @@ use crate::path::VaultPath;
 use crate::rev::Rev;
 use crate::vault::{Expect, Vault};
 use easel_canvas::json::{Map, Value};
-use easel_canvas::{Canvas, CanvasError, Finding, IdGen, validate as validate_canvas};
+use easel_canvas::{Canvas, CanvasError, Finding, IdGen, NodeQuery, validate as validate_canvas};
 use serde::Serialize;
 
 /// Who is making changes, for the ledger.
@@ -293,6 +293,37 @@ pub fn read(vault: &Vault, path: &str) -> Result<ReadResult> {
         edge_count: canvas.edges().len(),
         nodes: canvas.nodes().iter().map(|n| n.fields().clone()).collect(),
         edges: canvas.edges().iter().map(|e| e.fields().clone()).collect(),
+    })
+}
+
+/// `canvas find`: the nodes matching every given criterion.
+#[derive(Clone, Debug, Serialize)]
+pub struct FindResult {
+    /// Vault-relative path.
+    pub path: String,
+    /// The file's revision.
+    pub rev: String,
+    /// Matching nodes, in file order.
+    pub nodes: Vec<Map>,
+    /// How many matched.
+    pub total: usize,
+}
+
+/// Finds nodes by type, colour, group (id or label) and text (case-insensitive substring of
+/// the text, file path, URL or label).
+pub fn find(vault: &Vault, path: &str, query: &NodeQuery<'_>) -> Result<FindResult> {
+    let p = canvas_path(vault, path, false)?;
+    let (canvas, rev) = load(vault, &p)?;
+    let nodes: Vec<Map> = canvas
+        .find_nodes(query)
+        .into_iter()
+        .map(|n| n.fields().clone())
+        .collect();
+    Ok(FindResult {
+        path: p.as_str().to_owned(),
+        rev: rev.to_string(),
+        total: nodes.len(),
+        nodes,
     })
 }
 

@@ -117,6 +117,27 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             let r = ops::remove_edge(vault, &actor, &path, &id, rev)?;
             emit_item(out, &r, "removed")
         }
+        CanvasCmd::Find {
+            path,
+            kind,
+            color,
+            group,
+            text,
+        } => {
+            let query = easel_canvas::NodeQuery {
+                kind: kind.map(|k| k.as_str()),
+                color: color.as_deref(),
+                group: group.as_deref(),
+                text: text.as_deref(),
+            };
+            let r = ops::find(vault, &path, &query)?;
+            out.emit(&r, |r| {
+                for n in &r.nodes {
+                    println!("{}", describe_node(n));
+                }
+                println!("{} in {}", count(r.total, "matching node"), r.path);
+            })
+        }
         CanvasCmd::Validate { path } => {
             let r = ops::validate(vault, &path)?;
             out.emit(&r, |r| {
