@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
@@ -36,3 +36,9 @@ doc-tests:
 ## bench: criterion benchmarks (results go to BENCHMARKS.md by hand, with the machine noted)
 bench:
 	$(CARGO) bench --workspace
+
+## fuzz: run the canvas parser fuzz target for FUZZ_SECONDS (needs `cargo install cargo-fuzz`)
+FUZZ_SECONDS ?= 60
+fuzz:
+	mkdir -p fuzz/corpus/canvas_parse && cp fuzz/seeds/* fuzz/corpus/canvas_parse/
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run canvas_parse -- -max_total_time=$(FUZZ_SECONDS)

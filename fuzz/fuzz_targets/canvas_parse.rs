@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = validate(&canvas);
     let mut edited = canvas.clone();
     let ids: Vec<String> = canvas.nodes().iter().map(|n| n.id().to_owned()).collect();
-    let mut gen = IdGen::with_seed(0);
+    let mut ids_gen = IdGen::with_seed(0);
     for id in &ids {
         let _ = edited.move_node(id, 10.0, 10.0);
         let mut patch = json::Map::new();
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         let mut edge = json::Map::new();
         edge.insert("fromNode", json::Value::from(a.as_str()));
         edge.insert("toNode", json::Value::from(b.as_str()));
-        let _ = edited.add_edge(edge, &mut gen);
+        let _ = edited.add_edge(edge, &mut ids_gen);
     }
     for id in &ids {
         let _ = edited.remove_node(id);
