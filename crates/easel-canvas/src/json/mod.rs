@@ -7,6 +7,7 @@
 //! meaning in a canvas, and duplicate keys survive), numbers keep their source text.
 
 mod parse;
+mod scan;
 mod write;
 
 pub use parse::{ParseError, parse};

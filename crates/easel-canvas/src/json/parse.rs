@@ -117,8 +117,8 @@ fn number_len(b: &[u8]) -> Option<usize> {
 }
 
 /// Bytes that end a run of plain string content: quote, backslash, control characters.
-/// Canvas strings are short (keys, ids, sides), where one table lookup per byte beats
-/// SIMD search set-up.
+/// Most strings in a canvas are short keys and ids, where one table lookup per byte is
+/// cheaper than word-at-a-time scanning (measured with callgrind).
 static STRING_STOP: [bool; 256] = {
     let mut t = [false; 256];
     let mut i = 0;

@@ -43,12 +43,8 @@ pub fn write_compact_map(out: &mut String, map: &Map) {
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
     let bytes = s.as_bytes();
-    // Most strings need no escaping. The fold has no early exit, so it vectorises; the
-    // escaping loop below does not.
-    let special = bytes.iter().fold(false, |acc, &b| {
-        acc | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
-    if !special {
+    // Most strings need no escaping: copy them in one go.
+    if super::scan::find_special(bytes).is_none() {
         out.push_str(s);
         out.push('"');
         return;
