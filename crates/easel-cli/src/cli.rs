@@ -28,6 +28,9 @@ pub enum Command {
     /// Read, write and edit JSON Canvas files.
     #[command(subcommand)]
     Canvas(Box<CanvasCmd>),
+    /// Conversations on a canvas: walk up from a node and ask a model.
+    #[command(subcommand)]
+    Thread(ThreadCmd),
     /// Show the recent changes Easel made to the vault.
     Ledger {
         /// How many entries to show, newest first.
@@ -42,6 +45,26 @@ pub enum Command {
         /// Undo every change of this run.
         #[arg(long)]
         run: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ThreadCmd {
+    /// Print the messages that would be sent for NODE, without calling a model.
+    Context {
+        /// Canvas path, relative to the vault.
+        canvas: String,
+        /// The node to answer (the last message).
+        node: String,
+        /// The model to assume when the canvas names none (default: $EASEL_MODEL or local:smollm2).
+        #[arg(long)]
+        model: Option<String>,
+        /// Send image files as image parts (for models that take images).
+        #[arg(long)]
+        images: bool,
+        /// The model's context window in tokens; context is dropped to fit it.
+        #[arg(long)]
+        context_window: Option<usize>,
     },
 }
 

@@ -46,6 +46,13 @@ impl Failure {
                 kind: v.kind(),
             };
         }
+        if let Some(t) = e.downcast_ref::<easel_thread::ThreadError>() {
+            return Failure {
+                message,
+                hint: t.hint(),
+                kind: ErrorKind::NotFound,
+            };
+        }
         if let Some(u) = e.downcast_ref::<UsageError>() {
             return Failure {
                 message,

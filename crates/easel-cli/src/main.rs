@@ -40,6 +40,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let out = output::Output::new(cli.json);
     match cli.command {
         Command::Canvas(c) => cmd::canvas::run(&vault, &out, *c),
+        Command::Thread(t) => cmd::thread::run(&vault, &out, t),
         Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
     }

@@ -164,6 +164,14 @@ fn not_found_as_canvas(p: &VaultPath) -> impl Fn(VaultError) -> CanvasOpError + 
     }
 }
 
+/// Reads and parses a canvas by its (possibly extension-less) path, for callers that need the
+/// model itself (the conversation walker, exporters).
+pub fn load_canvas(vault: &Vault, path: &str) -> Result<(VaultPath, Canvas, Rev)> {
+    let p = canvas_path(vault, path, false)?;
+    let (canvas, rev) = load(vault, &p)?;
+    Ok((p, canvas, rev))
+}
+
 fn load(vault: &Vault, p: &VaultPath) -> Result<(Canvas, Rev)> {
     let (bytes, rev) = vault.read(p).map_err(not_found_as_canvas(p))?;
     Ok((parse_canvas(p, &bytes)?, rev))
