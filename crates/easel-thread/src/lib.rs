@@ -18,11 +18,16 @@
 
 mod content;
 mod messages;
+mod response;
 mod source;
 mod walk;
 
 pub use content::{ContentOptions, NodeContent, Part, Role, Settings, node_content};
 pub use messages::{Message, Origin, assemble, fit};
+pub use response::{
+    ANSWER_COLOR, ERROR_COLOR, ResponseError, ResponseWriter, answer_rect, answer_text, error_text,
+    fit_height,
+};
 pub use source::{FileContent, FileProblem, FileSource, MemoryFiles, VaultFiles, image_media_type};
 pub use walk::{Index, Walk, walk};
 
