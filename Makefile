@@ -37,8 +37,10 @@ doc-tests:
 bench:
 	$(CARGO) bench --workspace
 
-## fuzz: run the canvas parser fuzz target for FUZZ_SECONDS (needs `cargo install cargo-fuzz`)
+## fuzz: run each fuzz target for FUZZ_SECONDS (needs `cargo install cargo-fuzz`)
 FUZZ_SECONDS ?= 60
 fuzz:
-	mkdir -p fuzz/corpus/canvas_parse && cp fuzz/seeds/* fuzz/corpus/canvas_parse/
+	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse
+	cp fuzz/seeds/*.canvas fuzz/corpus/canvas_parse/ && cp fuzz/seeds/*.md fuzz/corpus/note_parse/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run canvas_parse -- -max_total_time=$(FUZZ_SECONDS)
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run note_parse -- -max_total_time=$(FUZZ_SECONDS)
