@@ -16,12 +16,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod ask;
 mod content;
 mod messages;
 mod response;
 mod source;
 mod walk;
+mod watch;
 
+pub use ask::{ASK_MARKER, ask_markers, asks, strip_ask_marker, take_ask};
 pub use content::{ContentOptions, NodeContent, Part, Role, Settings, node_content};
 pub use messages::{Message, Origin, assemble, fit};
 pub use response::{
@@ -30,6 +33,7 @@ pub use response::{
 };
 pub use source::{FileContent, FileProblem, FileSource, MemoryFiles, VaultFiles, image_media_type};
 pub use walk::{Index, Walk, walk};
+pub use watch::{AnswerFailure, Answerer, WatchError, WatchEvent, WatchOptions, watch};
 
 use easel_canvas::Canvas;
 use serde::Serialize;
