@@ -193,6 +193,16 @@ pub enum CanvasCmd {
     Validate { path: String },
     /// Rewrite a canvas in Obsidian's own layout.
     Fmt { path: String },
+    /// Draw a canvas as SVG (printed, or written to --out) or PNG (--out FILE.png).
+    Render {
+        path: String,
+        /// Write the picture here; .png or .svg decides the format.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Pixel density of a PNG (2 for sharp pictures on high-density screens).
+        #[arg(long, default_value_t = 1.0)]
+        scale: f32,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -53,6 +53,13 @@ impl Failure {
                 kind: ErrorKind::NotFound,
             };
         }
+        if let Some(r) = e.downcast_ref::<easel_render::RenderFileError>() {
+            return Failure {
+                message,
+                hint: r.hint(),
+                kind: r.kind(),
+            };
+        }
         if let Some(u) = e.downcast_ref::<UsageError>() {
             return Failure {
                 message,

@@ -2,6 +2,7 @@
 
 use super::parse_rev;
 use crate::cli::{AddEdgeArgs, AddNodeArgs, CanvasCmd};
+use crate::failure::UsageError;
 use crate::input;
 use crate::output::{Output, preview};
 use easel_canvas::json::{Map, Value};
@@ -174,6 +175,11 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
                 }
             })
         }
+        CanvasCmd::Render {
+            path,
+            out: file,
+            scale,
+        } => render(vault, out, &path, file.as_deref(), scale),
     }
 }
 
@@ -284,4 +290,77 @@ fn describe_edge(e: &Map) -> String {
             format!("  \"{label}\"")
         }
     )
+}
+
+fn render(
+    vault: &Vault,
+    out: &Output,
+    path: &str,
+    file: Option<&std::path::Path>,
+    scale: f32,
+) -> anyhow::Result<()> {
+    use easel_render::Format;
+    if !(scale.is_finite() && scale > 0.0 && scale <= 8.0) {
+        return Err(UsageError::invalid(
+            format!("--scale {scale} is out of range"),
+            "give a scale between 0.1 and 8 (1 is the canvas's own size)",
+        )
+        .into());
+    }
+    let format = match file {
+        None => Format::Svg,
+        Some(f) => Format::from_file_name(&f.to_string_lossy()).ok_or_else(|| {
+            UsageError::invalid(
+                format!("cannot tell the format of {}", f.display()),
+                "end the --out file name in .png or .svg",
+            )
+        })?,
+    };
+    let r = easel_render::render_canvas_file(vault, path, format, scale)?;
+    #[derive(serde::Serialize)]
+    struct Shown<'a> {
+        #[serde(flatten)]
+        rendered: &'a easel_render::Rendered,
+        out: Option<String>,
+        bytes: usize,
+        /// The SVG itself when it was not written to a file.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        svg: Option<String>,
+    }
+    let Some(f) = file else {
+        if out.is_json() {
+            let svg = String::from_utf8_lossy(&r.bytes).into_owned();
+            let shown = Shown {
+                rendered: &r,
+                out: None,
+                bytes: r.bytes.len(),
+                svg: Some(svg),
+            };
+            return out.emit(&shown, |_| {});
+        }
+        use std::io::Write;
+        std::io::stdout().write_all(&r.bytes)?;
+        return Ok(());
+    };
+    crate::output::write_file_atomically(f, &r.bytes)?;
+    let shown = Shown {
+        rendered: &r,
+        out: Some(f.display().to_string()),
+        bytes: r.bytes.len(),
+        svg: None,
+    };
+    out.emit(&shown, |s| {
+        println!(
+            "drew {} as {} ({}×{}, {} bytes) in {}",
+            s.rendered.path,
+            match s.rendered.format {
+                Format::Svg => "SVG",
+                Format::Png => "PNG",
+            },
+            s.rendered.width,
+            s.rendered.height,
+            s.bytes,
+            f.display()
+        )
+    })
 }

@@ -1,0 +1,163 @@
+//! SVG to PNG with resvg, using only the bundled font.
+
+use crate::font::{BOLD, FAMILY, REGULAR};
+use crate::scene::Scene;
+use resvg::tiny_skia;
+use resvg::usvg::{self, FontResolver, fontdb};
+use std::sync::{Arc, OnceLock};
+
+/// Larger images are refused rather than allocated: 16384² RGBA is already 1 GiB.
+pub const MAX_SIDE: u32 = 16_384;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("the SVG could not be read: {0}")]
+    Svg(String),
+    #[error("the image would be {width}×{height} pixels, more than {MAX_SIDE} on a side")]
+    TooLarge { width: u32, height: u32 },
+    #[error("the image has no area ({width}×{height})")]
+    Empty { width: f32, height: f32 },
+    #[error("the PNG could not be encoded: {0}")]
+    Encode(String),
+}
+
+impl RenderError {
+    pub fn hint(&self) -> String {
+        match self {
+            RenderError::Svg(_) => "this is a bug in the view that made the SVG; please report it with the SVG attached".into(),
+            RenderError::TooLarge { .. } => {
+                "show fewer nodes (a smaller depth or max_nodes) or render at a smaller scale".into()
+            }
+            RenderError::Empty { .. } => "there is nothing to draw; add nodes first".into(),
+            RenderError::Encode(_) => "retry; if it persists, report it".into(),
+        }
+    }
+}
+
+/// The bundled faces, loaded once per process.
+fn fonts() -> &'static (Arc<fontdb::Database>, Option<fontdb::ID>) {
+    static FONTS: OnceLock<(Arc<fontdb::Database>, Option<fontdb::ID>)> = OnceLock::new();
+    FONTS.get_or_init(|| {
+        let mut db = fontdb::Database::new();
+        db.load_font_data(REGULAR.to_vec());
+        db.load_font_data(BOLD.to_vec());
+        db.set_sans_serif_family(FAMILY);
+        let regular = db.query(&fontdb::Query {
+            families: &[fontdb::Family::Name(FAMILY)],
+            ..fontdb::Query::default()
+        });
+        (Arc::new(db), regular)
+    })
+}
+
+/// Options whose font resolver never gives up: a family or weight that is not bundled falls
+/// back to DejaVu Sans, because resvg silently drops text it has no font for.
+fn options() -> usvg::Options<'static> {
+    let (db, regular) = fonts();
+    let regular = *regular;
+    let default_select = FontResolver::default_font_selector();
+    usvg::Options {
+        fontdb: db.clone(),
+        font_family: FAMILY.to_owned(),
+        font_resolver: FontResolver {
+            select_font: Box::new(move |font, db| default_select(font, db).or(regular)),
+            select_fallback: FontResolver::default_fallback_selector(),
+        },
+        ..usvg::Options::default()
+    }
+}
+
+/// Rasterizes SVG text to PNG bytes at `scale` (2.0 for sharp images on high-density screens).
+pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, RenderError> {
+    let tree =
+        usvg::Tree::from_str(svg, &options()).map_err(|e| RenderError::Svg(e.to_string()))?;
+    let size = tree.size();
+    let (w, h) = (size.width() * scale, size.height() * scale);
+    if !(w >= 1.0 && h >= 1.0) {
+        return Err(RenderError::Empty {
+            width: w,
+            height: h,
+        });
+    }
+    let (width, height) = (w.ceil() as u32, h.ceil() as u32);
+    if width > MAX_SIDE || height > MAX_SIDE {
+        return Err(RenderError::TooLarge { width, height });
+    }
+    let mut pixmap =
+        tiny_skia::Pixmap::new(width, height).ok_or(RenderError::TooLarge { width, height })?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+impl Scene {
+    /// The scene as PNG bytes at `scale`.
+    pub fn to_png(&self, scale: f32) -> Result<Vec<u8>, RenderError> {
+        // SVG itself rejects a zero size, with a less useful message.
+        let (width, height) = (self.width * scale, self.height * scale);
+        if !(width >= 1.0 && height >= 1.0) {
+            return Err(RenderError::Empty { width, height });
+        }
+        svg_to_png(&self.to_svg(), scale)
+    }
+}
+
+/// Whether a rasterized text run produced any glyphs, for tests that guard against text
+/// silently vanishing.
+#[cfg(test)]
+pub(crate) fn text_has_glyphs(svg: &str) -> bool {
+    let Ok(tree) = usvg::Tree::from_str(svg, &options()) else {
+        return false;
+    };
+    fn walk(group: &usvg::Group) -> bool {
+        group.children().iter().any(|node| match node {
+            usvg::Node::Text(t) => t
+                .layouted()
+                .iter()
+                .any(|span| !span.positioned_glyphs.is_empty()),
+            usvg::Node::Group(g) => walk(g),
+            _ => false,
+        })
+    }
+    walk(tree.root())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::font::TextStyle;
+
+    #[test]
+    fn unknown_font_families_fall_back_to_the_bundled_font() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="5" y="25" font-family="No Such Font" font-size="14">Hello</text></svg>"#;
+        assert!(text_has_glyphs(svg), "text must not vanish");
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="5" y="25" font-family="monospace" font-weight="900" font-style="italic" font-size="14">Hello</text></svg>"#;
+        assert!(text_has_glyphs(svg), "text must not vanish");
+    }
+
+    #[test]
+    fn scenes_rasterize_to_png_at_scale() {
+        let mut s = Scene::new(120.0, 40.0);
+        s.boxed(2.0, 2.0, 100.0, 30.0, "#eef", "#336");
+        s.text(8.0, 22.0, "Hello", TextStyle::regular(14.0), "#000");
+        let png = s.to_png(2.0).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        // IHDR width and height, big-endian, at bytes 16..24.
+        let w = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let h = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        assert_eq!((w, h), (240, 80));
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused_not_allocated() {
+        let s = Scene::new(100_000.0, 10.0);
+        assert!(matches!(s.to_png(1.0), Err(RenderError::TooLarge { .. })));
+        let s = Scene::new(0.0, 10.0);
+        assert!(matches!(s.to_png(1.0), Err(RenderError::Empty { .. })));
+    }
+}

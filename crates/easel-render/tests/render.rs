@@ -1,0 +1,99 @@
+//! Whole pictures: the shared Obsidian fixture and the example vault's canvases drawn to SVG
+//! (snapshotted) and PNG (decoded, sized, and checked for drawn text).
+#![allow(clippy::unwrap_used)]
+
+use easel_canvas::Canvas;
+use easel_render::{Scene, TextStyle, render_canvas};
+
+fn decode(png: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+fn canvas(path: &str) -> Canvas {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    Canvas::parse(&std::fs::read_to_string(format!("{root}/{path}")).unwrap()).unwrap()
+}
+
+#[test]
+fn the_obsidian_fixture_draws_every_node_and_edge() {
+    let c = canvas("crates/easel-canvas/tests/data/obsidian-layout.canvas");
+    let scene = render_canvas(&c);
+    let svg = scene.to_svg();
+    insta::assert_snapshot!("obsidian_fixture_svg", svg);
+    let (w, h, _) = decode(&scene.to_png(1.0).unwrap());
+    assert_eq!(
+        (w, h),
+        (scene.width.ceil() as u32, scene.height.ceil() as u32)
+    );
+}
+
+#[test]
+fn example_canvases_rasterize() {
+    for path in [
+        "examples/vault/Research.canvas",
+        "examples/vault/boards/Project plan.canvas",
+    ] {
+        let scene = render_canvas(&canvas(path));
+        let (w, h, pixels) = decode(&scene.to_png(2.0).unwrap());
+        assert_eq!(
+            (w, h),
+            (
+                (scene.width * 2.0).ceil() as u32,
+                (scene.height * 2.0).ceil() as u32
+            )
+        );
+        let dark = pixels
+            .chunks(4)
+            .filter(|p| p[0] < 80 && p[1] < 80 && p[2] < 80)
+            .count();
+        assert!(
+            dark > 500,
+            "{path}: text should leave dark pixels, found {dark}"
+        );
+    }
+}
+
+#[test]
+fn text_is_drawn_in_the_bundled_font_whatever_the_system_has() {
+    // A white picture with black text: the text must produce black pixels, and the box that
+    // the measured width predicts must contain them all.
+    let style = TextStyle::regular(20.0);
+    let label = "Impact: merge_settings()";
+    let width = style.width(label);
+    let mut scene = Scene::new(width + 40.0, 40.0);
+    scene.text(20.0, 28.0, label, style, "#000000");
+    let (w, _, pixels) = decode(&scene.to_png(1.0).unwrap());
+    let inked: Vec<u32> = pixels
+        .chunks(4)
+        .enumerate()
+        .filter(|(_, p)| p[0] < 128)
+        .map(|(i, _)| i as u32 % w)
+        .collect();
+    assert!(
+        inked.len() > 200,
+        "text vanished: {} dark pixels",
+        inked.len()
+    );
+    let (min, max) = (inked.iter().min().unwrap(), inked.iter().max().unwrap());
+    assert!(
+        *min >= 19 && *max as f32 <= 20.0 + width + 1.0,
+        "ink from {min} to {max}, measured {width}"
+    );
+    assert!(
+        (*max - *min) as f32 > width * 0.9,
+        "ink from {min} to {max}, measured {width}"
+    );
+}
+
+#[test]
+fn an_empty_canvas_is_a_small_blank_picture() {
+    let scene = render_canvas(&Canvas::parse(r#"{"nodes":[],"edges":[]}"#).unwrap());
+    assert!(scene.items.is_empty());
+    decode(&scene.to_png(1.0).unwrap());
+}
