@@ -20,6 +20,7 @@ mod ask;
 mod content;
 mod messages;
 mod response;
+mod send;
 mod source;
 mod walk;
 mod watch;
@@ -31,6 +32,7 @@ pub use response::{
     ANSWER_COLOR, ERROR_COLOR, ResponseError, ResponseWriter, answer_rect, answer_text, error_text,
     fit_height,
 };
+pub use send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target, send};
 pub use source::{FileContent, FileProblem, FileSource, MemoryFiles, VaultFiles, image_media_type};
 pub use walk::{Index, Walk, walk};
 pub use watch::{AnswerFailure, Answerer, WatchError, WatchEvent, WatchOptions, watch};
