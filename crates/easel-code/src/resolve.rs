@@ -1,0 +1,1686 @@
+//! Call resolution without a language server.
+//!
+//! Names are looked up the way the language does it: the function's own scope, enclosing
+//! functions, the class body where the language allows it, the module, star imports, then the
+//! language's global rules (a Go package's other files, a Java package, C's single namespace).
+//! A name's value is followed through imports, simple assignments, constructor calls, return
+//! values and decorators. When any step is unknown (a parameter, a loop variable, a library)
+//! the call stays unresolved with the callee as written: nothing is guessed.
+
+use crate::extract::{DefKind, FileFacts, ImportKind, Seg};
+use crate::lang::Lang;
+use crate::model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use rayon::prelude::*;
+
+type FileId = u32;
+type DefId = u32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Ref {
+    file: FileId,
+    def: DefId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Val {
+    Module(FileId),
+    /// A Python package folder without `__init__.py`, by dotted name.
+    Namespace(String),
+    /// A Go package: the folder's path.
+    GoPkg(String),
+    Func(Ref),
+    Class(Ref),
+    Instance(Ref),
+    /// `super()` inside this class.
+    Super(Ref),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum BindKind {
+    Def(DefId),
+    Import(u32),
+    Assign(u32),
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    line: u32,
+    kind: BindKind,
+}
+
+/// Per-file lookup tables.
+struct FileIndex {
+    /// (scope, name) → bindings in source order.
+    bindings: HashMap<(Option<DefId>, String), Vec<Binding>>,
+    /// Class → attribute → assignments `self.attr = ...` in its methods.
+    inst_attrs: HashMap<(DefId, String), Vec<u32>>,
+    /// Scope → names declared global/nonlocal there.
+    globals: HashSet<(Option<DefId>, String)>,
+    stars: Vec<u32>,
+    /// Module qualname (also the prefix of definition qualnames).
+    qualname: String,
+    def_prefix: String,
+    is_init: bool,
+}
+
+/// Everything the resolver reads, shared by all threads.
+pub(crate) struct Resolver<'a> {
+    files: &'a [FileFacts],
+    idx: Vec<FileIndex>,
+    /// Python dotted module name → files.
+    py_modules: HashMap<String, Vec<FileId>>,
+    /// Path (relative, `/`) → file.
+    by_path: HashMap<&'a str, FileId>,
+    /// Folder → files in it.
+    by_dir: HashMap<&'a str, Vec<FileId>>,
+    /// Rust module path (`crate::a::b`) → files.
+    rust_modules: HashMap<String, Vec<FileId>>,
+    /// Language family → class name → classes (for languages whose classes are global).
+    global_classes: HashMap<(u8, String), Vec<Ref>>,
+    /// C and C++ top-level functions by name.
+    global_funcs: HashMap<String, Vec<Ref>>,
+    /// Java package / C# namespace → files.
+    packages: HashMap<String, Vec<FileId>>,
+    /// Node ids of definitions, per file.
+    def_ids: Vec<Vec<String>>,
+}
+
+const MAX_DEPTH: u32 = 10;
+const MAX_VALS: usize = 6;
+
+fn family(l: Lang) -> u8 {
+    match l {
+        Lang::C | Lang::Cpp => 1,
+        Lang::Java => 2,
+        Lang::CSharp => 3,
+        Lang::Ruby => 4,
+        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => 5,
+        Lang::Go => 6,
+        Lang::Rust => 7,
+        Lang::Python => 8,
+        Lang::Bash => 9,
+    }
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rfind('/').map(|i| &path[..i]).unwrap_or("")
+}
+
+fn stem_path(path: &str) -> &str {
+    let file_start = path.rfind('/').map(|i| i + 1).unwrap_or(0);
+    match path[file_start..].rfind('.') {
+        Some(i) if i > 0 => &path[..file_start + i],
+        _ => path,
+    }
+}
+
+/// The dotted module name of a Python file, and whether it is a package's `__init__`.
+fn python_module(path: &str, has_src_init: bool) -> (String, bool) {
+    let mut p = stem_path(path);
+    if !has_src_init && let Some(rest) = p.strip_prefix("src/") {
+        p = rest;
+    }
+    let mut name = p.replace('/', ".");
+    let is_init = name == "__init__" || name.ends_with(".__init__");
+    if is_init {
+        name.truncate(name.len().saturating_sub("__init__".len()));
+        if name.ends_with('.') {
+            name.pop();
+        }
+    }
+    (name, is_init)
+}
+
+fn rust_module(path: &str) -> String {
+    let p = match path.rfind("src/") {
+        Some(i) => &path[i + 4..],
+        None => path,
+    };
+    let p = stem_path(p);
+    let mut parts: Vec<&str> = p.split('/').collect();
+    if let Some(last) = parts.last()
+        && matches!(*last, "lib" | "main" | "mod")
+    {
+        parts.pop();
+    }
+    let mut s = String::from("crate");
+    for part in parts {
+        if !part.is_empty() {
+            s.push_str("::");
+            s.push_str(part);
+        }
+    }
+    s
+}
+
+impl<'a> Resolver<'a> {
+    pub(crate) fn new(files: &'a [FileFacts]) -> Resolver<'a> {
+        let has_src_init = files.iter().any(|f| f.path == "src/__init__.py");
+        let idx: Vec<FileIndex> = files
+            .par_iter()
+            .map(|f| build_index(f, has_src_init))
+            .collect();
+        let mut r = Resolver {
+            files,
+            idx,
+            py_modules: HashMap::new(),
+            by_path: HashMap::new(),
+            by_dir: HashMap::new(),
+            rust_modules: HashMap::new(),
+            global_classes: HashMap::new(),
+            global_funcs: HashMap::new(),
+            packages: HashMap::new(),
+            def_ids: Vec::new(),
+        };
+        for (i, f) in files.iter().enumerate() {
+            let i = i as FileId;
+            r.by_path.insert(f.path.as_str(), i);
+            r.by_dir.entry(dir_of(&f.path)).or_default().push(i);
+            match f.lang {
+                Lang::Python => {
+                    let q = r.idx[i as usize].qualname.clone();
+                    r.py_modules.entry(q).or_default().push(i);
+                    // The same file under its full path too, for repos that import `src.pkg`.
+                    let full = python_module(&f.path, true).0;
+                    if full != r.idx[i as usize].qualname {
+                        r.py_modules.entry(full).or_default().push(i);
+                    }
+                }
+                Lang::Rust => {
+                    r.rust_modules
+                        .entry(rust_module(&f.path))
+                        .or_default()
+                        .push(i);
+                }
+                Lang::Java | Lang::CSharp => {
+                    if let Some(p) = &f.package {
+                        r.packages.entry(p.clone()).or_default().push(i);
+                    }
+                }
+                _ => {}
+            }
+            for (d, def) in f.defs.iter().enumerate() {
+                let rf = Ref {
+                    file: i,
+                    def: d as DefId,
+                };
+                match def.kind {
+                    DefKind::Class => {
+                        r.global_classes
+                            .entry((family(f.lang), def.name.clone()))
+                            .or_default()
+                            .push(rf);
+                    }
+                    DefKind::Func
+                        if matches!(f.lang, Lang::C | Lang::Cpp)
+                            && def.parent.is_none()
+                            && def.receiver.is_none() =>
+                    {
+                        r.global_funcs.entry(def.name.clone()).or_default().push(rf);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        r.def_ids = files.iter().map(def_ids).collect();
+        r
+    }
+
+    fn def(&self, r: Ref) -> &crate::extract::Def {
+        &self.files[r.file as usize].defs[r.def as usize]
+    }
+
+    fn lang(&self, f: FileId) -> Lang {
+        self.files[f as usize].lang
+    }
+
+    pub(crate) fn module_id(&self, f: FileId) -> String {
+        self.files[f as usize].path.clone()
+    }
+
+    fn node_id(&self, r: Ref) -> String {
+        self.def_ids[r.file as usize][r.def as usize].clone()
+    }
+
+    /// Nodes and CONTAINS edges.
+    pub(crate) fn nodes(&self) -> (Vec<Node>, Vec<Edge>) {
+        let mut nodes = Vec::new();
+        let mut edges = Vec::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            let ix = &self.idx[fi];
+            let mid = self.module_id(fi as FileId);
+            nodes.push(Node {
+                id: mid.clone(),
+                kind: NodeKind::Module,
+                name: f.path.rsplit('/').next().unwrap_or(&f.path).to_string(),
+                qualname: ix.qualname.clone(),
+                file: f.path.clone(),
+                lang: f.lang,
+                start_line: 1,
+                end_line: f.lines.max(1),
+            });
+            for (d, def) in f.defs.iter().enumerate() {
+                if def.merged_into.is_some() || def.kind == DefKind::Impl {
+                    continue;
+                }
+                let rf = Ref {
+                    file: fi as FileId,
+                    def: d as DefId,
+                };
+                let id = self.node_id(rf);
+                nodes.push(Node {
+                    id: id.clone(),
+                    kind: if def.kind == DefKind::Class {
+                        NodeKind::Class
+                    } else {
+                        NodeKind::Func
+                    },
+                    name: def.name.clone(),
+                    qualname: self.qualname(rf),
+                    file: f.path.clone(),
+                    lang: f.lang,
+                    start_line: def.start_line,
+                    end_line: def.end_line,
+                });
+                let parent = match self.visible_parent(rf) {
+                    Some(p) => self.node_id(Ref {
+                        file: rf.file,
+                        def: p,
+                    }),
+                    None => mid.clone(),
+                };
+                edges.push(Edge {
+                    from: parent,
+                    to: id,
+                    kind: EdgeKind::Contains,
+                });
+            }
+        }
+        (nodes, edges)
+    }
+
+    fn visible_parent(&self, r: Ref) -> Option<DefId> {
+        let defs = &self.files[r.file as usize].defs;
+        let mut p = defs[r.def as usize].parent;
+        while let Some(pi) = p {
+            let pd = &defs[pi as usize];
+            if let Some(m) = pd.merged_into {
+                return Some(m);
+            }
+            if pd.kind != DefKind::Impl {
+                return Some(pi);
+            }
+            p = pd.parent;
+        }
+        None
+    }
+
+    fn qualname(&self, r: Ref) -> String {
+        let f = &self.files[r.file as usize];
+        let sep = f.lang.sep();
+        let mut parts = vec![f.defs[r.def as usize].name.as_str()];
+        let mut p = self.visible_parent(r);
+        while let Some(pi) = p {
+            parts.push(f.defs[pi as usize].name.as_str());
+            p = self.visible_parent(Ref {
+                file: r.file,
+                def: pi,
+            });
+        }
+        parts.reverse();
+        let prefix = &self.idx[r.file as usize].def_prefix;
+        let local = parts.join(sep);
+        if prefix.is_empty() {
+            local
+        } else {
+            format!("{prefix}{sep}{local}")
+        }
+    }
+
+    /// All edges but CONTAINS, and the unresolved calls, for one file.
+    pub(crate) fn file_edges(&self, fi: FileId) -> (Vec<Edge>, Vec<Unresolved>) {
+        let f = &self.files[fi as usize];
+        let mut edges = Vec::new();
+        let mut unresolved = Vec::new();
+        let mid = self.module_id(fi);
+        // Imports.
+        for (ii, _) in f.imports.iter().enumerate() {
+            for target in self.import_files(fi, ii as u32) {
+                if target != fi {
+                    edges.push(Edge {
+                        from: mid.clone(),
+                        to: self.module_id(target),
+                        kind: EdgeKind::Import,
+                    });
+                }
+            }
+        }
+        // Inheritance.
+        for (d, def) in f.defs.iter().enumerate() {
+            if def.kind != DefKind::Class || def.merged_into.is_some() {
+                continue;
+            }
+            let rf = Ref {
+                file: fi,
+                def: d as DefId,
+            };
+            for base in self.bases(rf, 0) {
+                edges.push(Edge {
+                    from: self.node_id(rf),
+                    to: self.node_id(base),
+                    kind: EdgeKind::Inherits,
+                });
+            }
+        }
+        // Calls.
+        for call in &f.calls {
+            let caller = self.caller_of(fi, call.scope);
+            let targets = self.call_targets(fi, call);
+            match targets {
+                Some(ts) => {
+                    for t in ts {
+                        edges.push(Edge {
+                            from: caller.clone(),
+                            to: self.node_id(t),
+                            kind: EdgeKind::Call,
+                        });
+                    }
+                }
+                None => unresolved.push(Unresolved {
+                    from: caller.clone(),
+                    name: call.text.clone(),
+                    line: call.line,
+                }),
+            }
+        }
+        (edges, unresolved)
+    }
+
+    /// The node that makes a call in this scope: the innermost function, else the module.
+    fn caller_of(&self, fi: FileId, scope: Option<DefId>) -> String {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            if defs[d as usize].kind == DefKind::Func {
+                return self.node_id(Ref { file: fi, def: d });
+            }
+            cur = defs[d as usize].parent;
+        }
+        self.module_id(fi)
+    }
+
+    /// `Some(targets)` when the call is understood (possibly with no edge, as for a class
+    /// without a constructor), `None` when it stays unresolved.
+    fn call_targets(&self, fi: FileId, call: &crate::extract::CallSite) -> Option<Vec<Ref>> {
+        let segs = &call.callee;
+        if segs.is_empty() {
+            return None;
+        }
+        let lang = self.lang(fi);
+        // Ruby `Foo.new` constructs.
+        if lang == Lang::Ruby && segs.len() >= 2 && segs.last() == Some(&Seg::Name("new".into())) {
+            let vals = self.eval(fi, call.scope, &segs[..segs.len() - 1], Some(call.line), 0);
+            let classes: Vec<Ref> = vals
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Class(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            if classes.is_empty() {
+                return None;
+            }
+            return Some(
+                classes
+                    .into_iter()
+                    .filter_map(|c| self.constructor(c))
+                    .collect(),
+            );
+        }
+        let vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        if vals.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut understood = false;
+        for v in vals {
+            match v {
+                Val::Func(r) => {
+                    understood = true;
+                    out.push(r);
+                }
+                Val::Class(c) => {
+                    understood = true;
+                    if let Some(ctor) = self.constructor(c) {
+                        out.push(ctor);
+                    }
+                }
+                Val::Instance(c) if lang == Lang::Python => {
+                    if let Some(r) = self
+                        .class_member(c, "__call__", 0, false)
+                        .into_iter()
+                        .find_map(|v| match v {
+                            Val::Func(r) => Some(r),
+                            _ => None,
+                        })
+                    {
+                        understood = true;
+                        out.push(r);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !understood {
+            return None;
+        }
+        out.sort_by_key(|r| (r.file, r.def));
+        out.dedup();
+        Some(out)
+    }
+
+    fn constructor(&self, c: Ref) -> Option<Ref> {
+        let lang = self.lang(c.file);
+        if let Some(name) = lang.constructor_name() {
+            return self
+                .class_member(c, name, 0, false)
+                .into_iter()
+                .find_map(|v| match v {
+                    Val::Func(r) => Some(r),
+                    _ => None,
+                });
+        }
+        if lang.constructor_is_class_name() {
+            let name = self.def(c).name.clone();
+            // Constructors are not inherited: only the class's own.
+            let b = self.idx[c.file as usize]
+                .bindings
+                .get(&(Some(c.def), name))?;
+            return b.iter().rev().find_map(|b| match b.kind {
+                BindKind::Def(d)
+                    if self.files[c.file as usize].defs[d as usize].kind == DefKind::Func =>
+                {
+                    Some(Ref {
+                        file: c.file,
+                        def: d,
+                    })
+                }
+                _ => None,
+            });
+        }
+        None
+    }
+
+    /// Evaluate a dotted expression in a scope.
+    fn eval(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        segs: &[Seg],
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        if depth > MAX_DEPTH || segs.is_empty() {
+            return Vec::new();
+        }
+        let mut vals = match &segs[0] {
+            Seg::Name(n) => self.lookup(fi, scope, n, line, depth),
+            Seg::Super => match self.enclosing_class(fi, scope) {
+                Some(c) => vec![Val::Super(c)],
+                None => Vec::new(),
+            },
+            Seg::Call => Vec::new(),
+        };
+        for seg in &segs[1..] {
+            if vals.is_empty() {
+                break;
+            }
+            let mut next = Vec::new();
+            for v in &vals {
+                match seg {
+                    Seg::Name(n) => next.extend(self.member(v, n, depth + 1)),
+                    Seg::Call => next.extend(self.call_result(v, depth + 1)),
+                    Seg::Super => {}
+                }
+            }
+            dedup(&mut next);
+            if next.len() > MAX_VALS {
+                return Vec::new();
+            }
+            vals = next;
+        }
+        vals
+    }
+
+    fn enclosing_class(&self, fi: FileId, scope: Option<DefId>) -> Option<Ref> {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Class && !def.is_namespace {
+                return Some(Ref { file: fi, def: d });
+            }
+            if let Some(m) = def.merged_into {
+                return Some(Ref { file: fi, def: m });
+            }
+            cur = def.parent;
+        }
+        None
+    }
+
+    /// Look a bare name up from a scope.
+    fn lookup(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        name: &str,
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let lang = f.lang;
+        // The receiver keywords.
+        match name {
+            "this" | "self" if lang != Lang::Python => {
+                if let Some(c) = self.enclosing_class(fi, scope) {
+                    if lang == Lang::Ruby && self.in_class_method(fi, scope) {
+                        return vec![Val::Class(c)];
+                    }
+                    return vec![Val::Instance(c)];
+                }
+                if name == "self" && lang == Lang::Rust {
+                    return Vec::new();
+                }
+            }
+            "Self" if lang == Lang::Rust => {
+                if let Some(c) = self.enclosing_class(fi, scope) {
+                    return vec![Val::Class(c)];
+                }
+            }
+            "crate" if lang == Lang::Rust => {
+                return self.rust_module_val("crate").into_iter().collect();
+            }
+            _ => {}
+        }
+        let mut cur = scope;
+        let mut origin = true;
+        while let Some(d) = cur {
+            let def = &f.defs[d as usize];
+            if ix.globals.contains(&(Some(d), name.to_string())) {
+                cur = None;
+                origin = false;
+                break;
+            }
+            let is_class = def.kind == DefKind::Class || def.kind == DefKind::Impl;
+            let class_visible = !is_class || origin || lang != Lang::Python;
+            if class_visible {
+                if def.kind == DefKind::Func
+                    && lang == Lang::Python
+                    && def.params.first().map(String::as_str) == Some(name)
+                    && !def.is_static
+                    && !def.is_lambda
+                    && let Some(p) = def.parent
+                    && f.defs[p as usize].kind == DefKind::Class
+                {
+                    let c = Ref { file: fi, def: p };
+                    return if def.is_classmethod {
+                        vec![Val::Class(c)]
+                    } else {
+                        vec![Val::Instance(c)]
+                    };
+                }
+                if let Some(bs) = ix.bindings.get(&(Some(d), name.to_string())) {
+                    return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+                }
+                if is_class && lang.implicit_this() && !origin {
+                    let c = Ref {
+                        file: fi,
+                        def: def.merged_into.unwrap_or(d),
+                    };
+                    let v = self.class_member(c, name, depth + 1, true);
+                    if !v.is_empty() {
+                        return v;
+                    }
+                }
+            }
+            cur = def.parent;
+            origin = false;
+        }
+        let _ = cur;
+        // Module scope.
+        if let Some(bs) = ix.bindings.get(&(None, name.to_string())) {
+            return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+        }
+        self.lookup_outside(fi, name, depth)
+    }
+
+    fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                return def.is_classmethod;
+            }
+            cur = def.parent;
+        }
+        true
+    }
+
+    /// Names not bound in the file: star imports and the language's global rules.
+    fn lookup_outside(&self, fi: FileId, name: &str, depth: u32) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        for &si in &ix.stars {
+            for target in self.import_files(fi, si) {
+                if target == fi {
+                    continue;
+                }
+                let v = self.module_member(target, name, depth + 1, true);
+                if !v.is_empty() {
+                    return v;
+                }
+            }
+        }
+        let lang = f.lang;
+        if lang.package_is_folder() {
+            if let Some(sibs) = self.by_dir.get(dir_of(&f.path)) {
+                for &s in sibs {
+                    if s != fi && self.lang(s) == lang {
+                        let v = self.module_member(s, name, depth + 1, false);
+                        if !v.is_empty() {
+                            return v;
+                        }
+                    }
+                }
+            }
+            return Vec::new();
+        }
+        if matches!(lang, Lang::Java | Lang::CSharp)
+            && let Some(pkg) = &f.package
+            && let Some(files) = self.packages.get(pkg)
+        {
+            let mut found = Vec::new();
+            for &s in files {
+                if s != fi {
+                    found.extend(self.top_class(s, name));
+                }
+            }
+            if found.len() == 1 {
+                return found;
+            }
+        }
+        // Languages with one global namespace for classes (or functions in C): a unique
+        // definition is the one the linker or the runtime will use.
+        if matches!(
+            lang,
+            Lang::Java | Lang::CSharp | Lang::Ruby | Lang::Cpp | Lang::C
+        ) {
+            if let Some(cands) = self.global_classes.get(&(family(lang), name.to_string()))
+                && cands.len() == 1
+            {
+                return vec![Val::Class(cands[0])];
+            }
+            if matches!(lang, Lang::C | Lang::Cpp)
+                && let Some(cands) = self.global_funcs.get(name)
+                && cands.len() == 1
+            {
+                return vec![Val::Func(cands[0])];
+            }
+        }
+        if lang == Lang::Ruby {
+            // Top-level Ruby methods are private methods of Object: callable from anywhere
+            // once loaded; take a unique one.
+            let mut found = Vec::new();
+            for (i, g) in self.files.iter().enumerate() {
+                if g.lang == Lang::Ruby && i as FileId != fi {
+                    found.extend(self.module_member(i as FileId, name, depth + 1, false));
+                    if found.len() > 1 {
+                        return Vec::new();
+                    }
+                }
+            }
+            return found;
+        }
+        Vec::new()
+    }
+
+    fn top_class(&self, fi: FileId, name: &str) -> Vec<Val> {
+        self.idx[fi as usize]
+            .bindings
+            .get(&(None, name.to_string()))
+            .map(|bs| {
+                bs.iter()
+                    .filter_map(|b| match b.kind {
+                        BindKind::Def(d)
+                            if self.files[fi as usize].defs[d as usize].kind == DefKind::Class =>
+                        {
+                            Some(Val::Class(Ref { file: fi, def: d }))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn eval_bindings(&self, fi: FileId, bs: &[Binding], line: Option<u32>, depth: u32) -> Vec<Val> {
+        let chosen = match line {
+            Some(l) => bs.iter().rev().find(|b| b.line <= l).or(bs.last()),
+            None => bs.last(),
+        };
+        let Some(b) = chosen else { return Vec::new() };
+        self.eval_binding(fi, *b, depth)
+    }
+
+    fn eval_binding(&self, fi: FileId, b: Binding, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let f = &self.files[fi as usize];
+        match b.kind {
+            BindKind::Def(d) => {
+                let r = Ref { file: fi, def: d };
+                match f.defs[d as usize].kind {
+                    DefKind::Class | DefKind::Impl => vec![Val::Class(r)],
+                    DefKind::Func => self.decorated(r, depth + 1),
+                }
+            }
+            BindKind::Import(i) => self.import_val(fi, i, depth + 1),
+            BindKind::Assign(a) => {
+                let a = &f.assigns[a as usize];
+                if let Some(t) = &a.type_name {
+                    let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
+                    let inst: Vec<Val> = vals
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !inst.is_empty() {
+                        return inst;
+                    }
+                }
+                match &a.value {
+                    // A value assigned on the line it is read from is the previous one.
+                    Some(v) => self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1),
+                    None => Vec::new(),
+                }
+            }
+            BindKind::Unknown => Vec::new(),
+        }
+    }
+
+    /// A function's value after its decorators: itself when they return it, the wrapper
+    /// when a decorator defined here returns a nested function.
+    fn decorated(&self, r: Ref, depth: u32) -> Vec<Val> {
+        let def = self.def(r);
+        let mut cur = Val::Func(r);
+        for dec in def.decorators.iter().rev() {
+            let vals = self.eval(r.file, def.parent, dec, Some(def.start_line), depth + 1);
+            let [Val::Func(d)] = vals.as_slice() else {
+                continue;
+            };
+            let dd = self.def(*d);
+            let mut wrapper = None;
+            for ret in &self.files[d.file as usize].returns {
+                if ret.scope != Some(d.def) {
+                    continue;
+                }
+                let Some(v) = &ret.value else { continue };
+                if let [Seg::Name(n)] = v.as_slice()
+                    && dd.params.first() == Some(n)
+                {
+                    continue;
+                }
+                let rv = self.eval(d.file, Some(d.def), v, None, depth + 1);
+                if let [Val::Func(w)] = rv.as_slice()
+                    && self.def(*w).parent == Some(d.def)
+                {
+                    wrapper = Some(*w);
+                }
+            }
+            if let Some(w) = wrapper {
+                cur = Val::Func(w);
+            }
+        }
+        vec![cur]
+    }
+
+    fn call_result(&self, v: &Val, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        match v {
+            Val::Class(c) => vec![Val::Instance(*c)],
+            Val::Func(r) => {
+                let mut out = Vec::new();
+                for ret in &self.files[r.file as usize].returns {
+                    if ret.scope == Some(r.def)
+                        && let Some(val) = &ret.value
+                    {
+                        out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
+                    }
+                }
+                dedup(&mut out);
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        match v {
+            Val::Module(m) => {
+                let mut out = self.module_member(*m, name, depth, true);
+                if out.is_empty() && self.lang(*m) == Lang::Python {
+                    let q = format!("{}.{}", self.idx[*m as usize].qualname, name);
+                    out.extend(self.py_module_val(&q, Some(*m)));
+                }
+                if out.is_empty() && self.lang(*m) == Lang::Rust {
+                    let q = format!("{}::{}", rust_module(&self.files[*m as usize].path), name);
+                    out.extend(self.rust_module_val(&q));
+                }
+                out
+            }
+            Val::Namespace(p) => self.py_module_val(&format!("{p}.{name}"), None),
+            Val::GoPkg(dir) => {
+                let mut out = Vec::new();
+                if let Some(files) = self.by_dir.get(dir.as_str()) {
+                    for &f in files {
+                        if self.lang(f) == Lang::Go {
+                            out.extend(self.module_member(f, name, depth, false));
+                        }
+                    }
+                }
+                out
+            }
+            Val::Class(c) => self.class_member(*c, name, depth, false),
+            Val::Instance(c) => {
+                let mut out = self.class_member(*c, name, depth, false);
+                if out.is_empty() {
+                    out = self.instance_attr(*c, name, depth);
+                }
+                out
+            }
+            Val::Super(c) => {
+                let mro = self.mro(*c, depth);
+                for k in mro.iter().skip(1) {
+                    let v = self.own_member(*k, name, depth);
+                    if !v.is_empty() {
+                        return v;
+                    }
+                }
+                Vec::new()
+            }
+            Val::Func(_) => Vec::new(),
+        }
+    }
+
+    /// A top-level name of a module, as another module sees it.
+    fn module_member(&self, m: FileId, name: &str, depth: u32, with_stars: bool) -> Vec<Val> {
+        let f = &self.files[m as usize];
+        if name == "default"
+            && f.lang.is_js_family()
+            && let Some(d) = &f.default_export
+        {
+            return self.module_member(m, &d.clone(), depth + 1, with_stars);
+        }
+        if let Some(bs) = self.idx[m as usize].bindings.get(&(None, name.to_string())) {
+            return self.eval_bindings(m, bs, None, depth + 1);
+        }
+        if with_stars && depth < MAX_DEPTH {
+            for &si in &self.idx[m as usize].stars {
+                for target in self.import_files(m, si) {
+                    if target != m {
+                        let v = self.module_member(target, name, depth + 2, true);
+                        if !v.is_empty() {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn own_member(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        match self.idx[c.file as usize]
+            .bindings
+            .get(&(Some(c.def), name.to_string()))
+        {
+            Some(bs) => self.eval_bindings(c.file, bs, None, depth + 1),
+            None => Vec::new(),
+        }
+    }
+
+    fn class_member(&self, c: Ref, name: &str, depth: u32, _implicit: bool) -> Vec<Val> {
+        for k in self.mro(c, depth) {
+            let v = self.own_member(k, name, depth);
+            if !v.is_empty() {
+                return v;
+            }
+        }
+        Vec::new()
+    }
+
+    fn instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = Vec::new();
+        for k in self.mro(c, depth) {
+            if let Some(assigns) = self.idx[k.file as usize]
+                .inst_attrs
+                .get(&(k.def, name.to_string()))
+            {
+                for &a in assigns {
+                    out.extend(self.eval_binding(
+                        k.file,
+                        Binding {
+                            line: 0,
+                            kind: BindKind::Assign(a),
+                        },
+                        depth + 1,
+                    ));
+                }
+                if !out.is_empty() {
+                    break;
+                }
+            }
+        }
+        dedup(&mut out);
+        out
+    }
+
+    /// Direct bases that are classes of this repository.
+    fn bases(&self, c: Ref, depth: u32) -> Vec<Ref> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let def = self.def(c);
+        let mut out = Vec::new();
+        for b in &def.bases {
+            for v in self.eval(c.file, def.parent, b, Some(def.start_line), depth + 1) {
+                if let Val::Class(k) = v
+                    && k != c
+                {
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
+
+    /// Method resolution order: C3 linearization, falling back to depth-first order when the
+    /// hierarchy has no consistent linearization.
+    fn mro(&self, c: Ref, depth: u32) -> Vec<Ref> {
+        self.c3(c, depth, &mut Vec::new()).unwrap_or_else(|| {
+            let mut out = vec![c];
+            let mut i = 0;
+            while i < out.len() && out.len() < 64 {
+                for b in self.bases(out[i], depth + 1) {
+                    if !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+                i += 1;
+            }
+            out
+        })
+    }
+
+    fn c3(&self, c: Ref, depth: u32, stack: &mut Vec<Ref>) -> Option<Vec<Ref>> {
+        if stack.contains(&c) || stack.len() > 32 {
+            return None;
+        }
+        stack.push(c);
+        let bases = self.bases(c, depth);
+        let mut seqs: Vec<Vec<Ref>> = Vec::new();
+        for b in &bases {
+            seqs.push(self.c3(*b, depth, stack)?);
+        }
+        seqs.push(bases);
+        stack.pop();
+        let mut out = vec![c];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                return Some(out);
+            }
+            let head = seqs
+                .iter()
+                .map(|s| s[0])
+                .find(|h| !seqs.iter().any(|s| s[1..].contains(h)))?;
+            out.push(head);
+            for s in &mut seqs {
+                if s[0] == head {
+                    s.remove(0);
+                }
+            }
+        }
+    }
+
+    // ---- imports ----
+
+    fn import_val(&self, fi: FileId, ii: u32, depth: u32) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let imp = &f.imports[ii as usize];
+        match (&imp.kind, f.lang) {
+            (ImportKind::Module { path, alias }, Lang::Python) => {
+                if alias.is_some() {
+                    self.py_module_val(path, None)
+                } else {
+                    // `import a.b` binds `a`.
+                    let first = path.split('.').next().unwrap_or(path);
+                    self.py_module_val(first, None)
+                }
+            }
+            (
+                ImportKind::From {
+                    path, level, name, ..
+                },
+                Lang::Python,
+            ) => {
+                let Some(base) = self.py_base(fi, path, *level) else {
+                    return Vec::new();
+                };
+                let mut out = Vec::new();
+                for v in self.py_module_val(&base, Some(fi)) {
+                    if let Val::Module(m) = v {
+                        out.extend(self.module_member(m, name, depth + 1, true));
+                    }
+                }
+                if out.is_empty() {
+                    out = self.py_module_val(&format!("{base}.{name}"), Some(fi));
+                }
+                out
+            }
+            (ImportKind::Module { .. }, Lang::Go) => self
+                .import_files(fi, ii)
+                .first()
+                .map(|&t| vec![Val::GoPkg(dir_of(&self.files[t as usize].path).to_string())])
+                .unwrap_or_default(),
+            (ImportKind::Module { .. }, _) => self
+                .import_files(fi, ii)
+                .into_iter()
+                .map(Val::Module)
+                .collect(),
+            (ImportKind::From { path, name, .. }, Lang::Java) => {
+                let mut out = Vec::new();
+                if let Some(files) = self.packages.get(path) {
+                    for &t in files {
+                        out.extend(self.top_class(t, name));
+                    }
+                }
+                out
+            }
+            (ImportKind::From { path, name, .. }, Lang::Rust) => {
+                let mut out = Vec::new();
+                for v in self.rust_path_val(fi, path) {
+                    out.extend(self.member(&v, name, depth + 1));
+                }
+                if out.is_empty() && name == "self" {
+                    out = self.rust_path_val(fi, path);
+                }
+                out
+            }
+            (ImportKind::From { name, .. }, _) => {
+                let mut out = Vec::new();
+                for t in self.import_files(fi, ii) {
+                    out.extend(self.module_member(t, name, depth + 1, true));
+                }
+                out
+            }
+            (ImportKind::Star { .. }, _) => Vec::new(),
+        }
+    }
+
+    fn rust_module_val(&self, q: &str) -> Option<Val> {
+        let files = self.rust_modules.get(q)?;
+        (files.len() == 1).then(|| Val::Module(files[0]))
+    }
+
+    fn rust_path_val(&self, fi: FileId, path: &str) -> Vec<Val> {
+        let own = rust_module(&self.files[fi as usize].path);
+        let mut parts = path.split("::");
+        let Some(first) = parts.next() else {
+            return Vec::new();
+        };
+        let start = match first {
+            "crate" => "crate".to_string(),
+            "self" => own,
+            "super" => own
+                .rsplit_once("::")
+                .map(|p| p.0.to_string())
+                .unwrap_or(own),
+            other => {
+                // A name in scope (a module declared with `mod`) or an external crate.
+                let q = format!("{own}::{other}");
+                if self.rust_modules.contains_key(&q) {
+                    q
+                } else {
+                    return Vec::new();
+                }
+            }
+        };
+        let mut vals: Vec<Val> = self.rust_module_val(&start).into_iter().collect();
+        for p in parts {
+            let mut next = Vec::new();
+            for v in &vals {
+                next.extend(self.member(v, p, 1));
+            }
+            vals = next;
+        }
+        vals
+    }
+
+    /// The absolute module a Python import names.
+    fn py_base(&self, fi: FileId, path: &str, level: u32) -> Option<String> {
+        if level == 0 {
+            return Some(path.to_string());
+        }
+        let ix = &self.idx[fi as usize];
+        let mut parts: Vec<&str> = if ix.qualname.is_empty() {
+            Vec::new()
+        } else {
+            ix.qualname.split('.').collect()
+        };
+        // A module's package is its name minus the last part; a package is its own.
+        let drop = if ix.is_init { level - 1 } else { level };
+        for _ in 0..drop {
+            parts.pop()?;
+        }
+        if !path.is_empty() {
+            parts.push(path);
+        }
+        Some(parts.join("."))
+    }
+
+    fn py_module_val(&self, q: &str, near: Option<FileId>) -> Vec<Val> {
+        if let Some(files) = self.py_modules.get(q) {
+            if files.len() == 1 {
+                return vec![Val::Module(files[0])];
+            }
+            if let Some(n) = near {
+                // The same name in two places: the one closest to the importer.
+                let here = &self.files[n as usize].path;
+                let best = files
+                    .iter()
+                    .max_by_key(|&&f| common_prefix(&self.files[f as usize].path, here));
+                if let Some(&b) = best {
+                    return vec![Val::Module(b)];
+                }
+            }
+            return Vec::new();
+        }
+        let prefix = format!("{q}.");
+        if self.py_modules.keys().any(|k| k.starts_with(&prefix)) {
+            return vec![Val::Namespace(q.to_string())];
+        }
+        Vec::new()
+    }
+
+    /// The repository files an import statement brings in.
+    pub(crate) fn import_files(&self, fi: FileId, ii: u32) -> Vec<FileId> {
+        let f = &self.files[fi as usize];
+        let imp = &f.imports[ii as usize];
+        let lang = f.lang;
+        let (path, level) = match &imp.kind {
+            ImportKind::Module { path, .. } => (path.as_str(), 0),
+            ImportKind::From { path, level, .. } => (path.as_str(), *level),
+            ImportKind::Star { path, level } => (path.as_str(), *level),
+        };
+        match lang {
+            Lang::Python => {
+                let Some(base) = self.py_base(fi, path, level) else {
+                    return Vec::new();
+                };
+                let mut out = Vec::new();
+                match &imp.kind {
+                    ImportKind::From { name, .. } => {
+                        if let [Val::Module(m)] = self
+                            .py_module_val(&format!("{base}.{name}"), Some(fi))
+                            .as_slice()
+                        {
+                            out.push(*m);
+                        } else if let [Val::Module(m)] =
+                            self.py_module_val(&base, Some(fi)).as_slice()
+                        {
+                            out.push(*m);
+                        }
+                    }
+                    _ => {
+                        if let [Val::Module(m)] = self.py_module_val(&base, Some(fi)).as_slice() {
+                            out.push(*m);
+                        }
+                    }
+                }
+                out
+            }
+            l if l.is_js_family() => {
+                if !path.starts_with('.') {
+                    return Vec::new();
+                }
+                let joined = normalize(&format!("{}/{}", dir_of(&f.path), path));
+                let exts = [
+                    "",
+                    ".ts",
+                    ".tsx",
+                    ".js",
+                    ".jsx",
+                    ".mjs",
+                    ".cjs",
+                    "/index.ts",
+                    "/index.tsx",
+                    "/index.js",
+                    "/index.jsx",
+                ];
+                for e in exts {
+                    let cand = format!("{joined}{e}");
+                    if let Some(&t) = self.by_path.get(cand.as_str()) {
+                        return vec![t];
+                    }
+                }
+                // `./a.js` written for a TypeScript source `./a.ts`.
+                if let Some(stem) = joined.strip_suffix(".js") {
+                    for e in [".ts", ".tsx"] {
+                        if let Some(&t) = self.by_path.get(format!("{stem}{e}").as_str()) {
+                            return vec![t];
+                        }
+                    }
+                }
+                Vec::new()
+            }
+            Lang::Go => {
+                // The longest folder of the repository whose path ends the import path.
+                let mut best: Option<(&str, usize)> = None;
+                for (dir, files) in &self.by_dir {
+                    if !files.iter().any(|&x| self.lang(x) == Lang::Go) {
+                        continue;
+                    }
+                    let ok = if dir.is_empty() {
+                        false
+                    } else {
+                        path == *dir || path.ends_with(&format!("/{dir}"))
+                    };
+                    if ok && best.is_none_or(|b| dir.len() > b.1) {
+                        best = Some((dir, dir.len()));
+                    }
+                }
+                best.and_then(|(d, _)| self.by_dir.get(d))
+                    .map(|v| {
+                        v.iter()
+                            .copied()
+                            .filter(|&x| self.lang(x) == Lang::Go)
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            Lang::Java => {
+                let mut out = Vec::new();
+                match &imp.kind {
+                    ImportKind::From { path, name, .. } => {
+                        if let Some(files) = self.packages.get(path) {
+                            for &t in files {
+                                if !self.top_class(t, name).is_empty() {
+                                    out.push(t);
+                                }
+                            }
+                        }
+                    }
+                    ImportKind::Star { path, .. } => {
+                        if let Some(files) = self.packages.get(path) {
+                            out.extend(files.iter().copied());
+                        }
+                    }
+                    _ => {}
+                }
+                out
+            }
+            Lang::CSharp => self.packages.get(path).cloned().unwrap_or_default(),
+            Lang::Rust => {
+                let mut out = Vec::new();
+                let full = match &imp.kind {
+                    ImportKind::From { path, name, .. } if !path.is_empty() => {
+                        format!("{path}::{name}")
+                    }
+                    ImportKind::From { name, .. } => name.clone(),
+                    _ => path.to_string(),
+                };
+                let mut p = full.as_str();
+                loop {
+                    if let Some(Val::Module(m)) = self.rust_path_val(fi, p).first() {
+                        out.push(*m);
+                        break;
+                    }
+                    match p.rsplit_once("::") {
+                        Some((a, _)) => p = a,
+                        None => break,
+                    }
+                }
+                out
+            }
+            Lang::C | Lang::Cpp | Lang::Ruby | Lang::Bash => {
+                let mut cands: Vec<String> = Vec::new();
+                let with_ext = |p: &str| -> Vec<String> {
+                    if lang == Lang::Ruby && !p.ends_with(".rb") {
+                        vec![format!("{p}.rb")]
+                    } else {
+                        vec![p.to_string()]
+                    }
+                };
+                if level > 0 || lang == Lang::Bash {
+                    for c in with_ext(path) {
+                        cands.push(normalize(&format!("{}/{}", dir_of(&f.path), c)));
+                    }
+                }
+                for c in with_ext(path) {
+                    cands.push(normalize(&c));
+                }
+                for c in &cands {
+                    if let Some(&t) = self.by_path.get(c.as_str()) {
+                        return vec![t];
+                    }
+                }
+                // Include paths we do not know: a unique file with that suffix.
+                let want = with_ext(path).pop().unwrap_or_default();
+                let suffix = format!("/{}", want.trim_start_matches("./"));
+                let found: Vec<FileId> = self
+                    .files
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.path.ends_with(&suffix))
+                    .map(|(i, _)| i as FileId)
+                    .collect();
+                if found.len() == 1 { found } else { Vec::new() }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub(crate) fn into_graph(self) -> Graph {
+        let (mut nodes, mut edges) = self.nodes();
+        let per_file: Vec<(Vec<Edge>, Vec<Unresolved>)> = (0..self.files.len() as FileId)
+            .into_par_iter()
+            .map(|fi| self.file_edges(fi))
+            .collect();
+        let mut unresolved = Vec::new();
+        for (e, u) in per_file {
+            edges.extend(e);
+            unresolved.extend(u);
+        }
+        let mut seen = HashSet::new();
+        edges.retain(|e| seen.insert(e.clone()));
+        let mut seen_u = HashSet::new();
+        unresolved.retain(|u| seen_u.insert((u.from.clone(), u.name.clone())));
+        nodes.sort_by(|a, b| {
+            a.file
+                .cmp(&b.file)
+                .then(a.start_line.cmp(&b.start_line))
+                .then(a.id.cmp(&b.id))
+        });
+        Graph {
+            nodes,
+            edges,
+            unresolved,
+        }
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+fn normalize(p: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for part in p.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            x => out.push(x),
+        }
+    }
+    out.join("/")
+}
+
+fn dedup(v: &mut Vec<Val>) {
+    let mut seen = HashSet::new();
+    v.retain(|x| seen.insert(x.clone()));
+}
+
+fn def_ids(f: &FileFacts) -> Vec<String> {
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    let mut locals: Vec<String> = Vec::with_capacity(f.defs.len());
+    for (i, d) in f.defs.iter().enumerate() {
+        let mut parts = vec![d.name.as_str()];
+        let mut p = visible_parent_of(f, i as DefId);
+        while let Some(pi) = p {
+            parts.push(f.defs[pi as usize].name.as_str());
+            p = visible_parent_of(f, pi);
+        }
+        parts.reverse();
+        let local = parts.join(".");
+        let n = counts.entry(local.clone()).or_insert(0);
+        *n += 1;
+        let id = if *n == 1 {
+            format!("{}:{}", f.path, local)
+        } else {
+            format!("{}:{}#{}", f.path, local, n)
+        };
+        locals.push(id);
+    }
+    // A merged `impl` block shares its type's node.
+    for (i, d) in f.defs.iter().enumerate() {
+        if let Some(m) = d.merged_into {
+            locals[i] = locals[m as usize].clone();
+        }
+    }
+    locals
+}
+
+fn visible_parent_of(f: &FileFacts, d: DefId) -> Option<DefId> {
+    let mut p = f.defs[d as usize].parent;
+    while let Some(pi) = p {
+        let pd = &f.defs[pi as usize];
+        if let Some(m) = pd.merged_into {
+            return Some(m);
+        }
+        if pd.kind != DefKind::Impl {
+            return Some(pi);
+        }
+        p = pd.parent;
+    }
+    None
+}
+
+fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
+    let mut bindings: HashMap<(Option<DefId>, String), Vec<Binding>> = HashMap::new();
+    let mut push = |scope: Option<DefId>, name: String, b: Binding| {
+        bindings.entry((scope, name)).or_default().push(b);
+    };
+    // Priority at the same line: unknown < assignment < import < definition.
+    for (i, d) in f.defs.iter().enumerate() {
+        if d.kind == DefKind::Impl && d.merged_into.is_some() {
+            continue;
+        }
+        let scope = visible_parent_of(f, i as DefId);
+        push(
+            scope,
+            d.name.clone(),
+            Binding {
+                line: d.start_line,
+                kind: BindKind::Def(i as DefId),
+            },
+        );
+    }
+    for (i, imp) in f.imports.iter().enumerate() {
+        let name = match (&imp.kind, f.lang) {
+            (ImportKind::Module { alias: Some(a), .. }, _) => a.clone(),
+            (ImportKind::Module { path, alias: None }, Lang::Python) => {
+                path.split('.').next().unwrap_or(path).to_string()
+            }
+            (ImportKind::Module { path, alias: None }, Lang::Go) => {
+                path.rsplit('/').next().unwrap_or(path).to_string()
+            }
+            (ImportKind::Module { .. }, _) => continue,
+            (ImportKind::From { name, alias, .. }, _) => {
+                if name == "self" && f.lang == Lang::Rust {
+                    match &imp.kind {
+                        ImportKind::From { path, .. } => alias.clone().unwrap_or_else(|| {
+                            path.rsplit("::").next().unwrap_or(path).to_string()
+                        }),
+                        _ => continue,
+                    }
+                } else {
+                    alias.clone().unwrap_or_else(|| name.clone())
+                }
+            }
+            (ImportKind::Star { .. }, _) => continue,
+        };
+        push(
+            imp.scope,
+            name,
+            Binding {
+                line: imp.line,
+                kind: BindKind::Import(i as u32),
+            },
+        );
+    }
+    let mut inst_attrs: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
+    for (i, a) in f.assigns.iter().enumerate() {
+        if a.target.len() == 1 {
+            push(
+                a.scope,
+                a.target[0].clone(),
+                Binding {
+                    line: a.line,
+                    kind: BindKind::Assign(i as u32),
+                },
+            );
+        } else if a.target.len() == 2
+            && let Some(s) = a.scope
+        {
+            // `self.x = ...` in a method (or a function nested in one) of a class.
+            let mut cur = Some(s);
+            let mut class = None;
+            while let Some(c) = cur {
+                let d = &f.defs[c as usize];
+                if d.kind == DefKind::Class {
+                    class = Some(c);
+                    break;
+                }
+                if let Some(m) = d.merged_into {
+                    class = Some(m);
+                    break;
+                }
+                let p = d.parent.and_then(|p| {
+                    let pd = &f.defs[p as usize];
+                    pd.merged_into.or(Some(p))
+                });
+                if let Some(pc) = p
+                    && f.defs[pc as usize].kind == DefKind::Class
+                {
+                    let is_self = match f.lang {
+                        Lang::Python => d.params.first() == Some(&a.target[0]),
+                        _ => matches!(a.target[0].as_str(), "this" | "self"),
+                    };
+                    if is_self {
+                        class = Some(pc);
+                    }
+                    break;
+                }
+                cur = d.parent;
+            }
+            if let Some(c) = class {
+                inst_attrs
+                    .entry((c, a.target[1].clone()))
+                    .or_default()
+                    .push(i as u32);
+            }
+        }
+    }
+    for b in &f.binds {
+        push(
+            b.scope,
+            b.name.clone(),
+            Binding {
+                line: b.line,
+                kind: BindKind::Unknown,
+            },
+        );
+    }
+    let rank = |k: &BindKind| match k {
+        BindKind::Unknown => 0,
+        BindKind::Assign(_) => 1,
+        BindKind::Import(_) => 2,
+        BindKind::Def(_) => 3,
+    };
+    for v in bindings.values_mut() {
+        v.sort_by(|a, b| a.line.cmp(&b.line).then(rank(&a.kind).cmp(&rank(&b.kind))));
+    }
+    let globals = f
+        .globals
+        .iter()
+        .map(|g| (g.scope, g.name.clone()))
+        .collect();
+    let stars = f
+        .imports
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.kind, ImportKind::Star { .. }))
+        .map(|(i, _)| i as u32)
+        .collect();
+    let (qualname, is_init, def_prefix) = match f.lang {
+        Lang::Python => {
+            let (q, init) = python_module(&f.path, has_src_init);
+            (q.clone(), init, q)
+        }
+        Lang::Rust => {
+            let q = rust_module(&f.path);
+            (q.clone(), false, q)
+        }
+        Lang::Java | Lang::CSharp => {
+            let stem = stem_path(&f.path)
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string();
+            match &f.package {
+                Some(p) => (format!("{p}.{stem}"), false, p.clone()),
+                None => (stem, false, String::new()),
+            }
+        }
+        Lang::Go => {
+            let dir = dir_of(&f.path);
+            let pkg = if dir.is_empty() {
+                f.package.clone().unwrap_or_default()
+            } else {
+                dir.to_string()
+            };
+            (stem_path(&f.path).to_string(), false, pkg)
+        }
+        Lang::C | Lang::Cpp | Lang::Ruby | Lang::Bash => {
+            (stem_path(&f.path).to_string(), false, String::new())
+        }
+        _ => {
+            let q = stem_path(&f.path).to_string();
+            (q.clone(), false, q)
+        }
+    };
+    FileIndex {
+        bindings,
+        inst_attrs,
+        globals,
+        stars,
+        qualname,
+        def_prefix,
+        is_init,
+    }
+}
