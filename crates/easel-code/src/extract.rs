@@ -68,6 +68,14 @@ pub struct CallSite {
     pub line: u32,
     /// `new X()`: the callee is a class.
     pub is_new: bool,
+    /// Positional arguments as dotted expressions, `None` for anything else.
+    pub args: Vec<Option<Vec<Seg>>>,
+    /// Keyword arguments.
+    pub kwargs: Vec<(String, Option<Vec<Seg>>)>,
+    /// A `*args` or `**kwargs` argument: positions after it are unknown.
+    pub spread: bool,
+    /// For a decorator applied to a definition: that definition, the implicit argument.
+    pub decorates: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -756,12 +764,27 @@ impl<'s, 't> Extractor<'s, 't> {
                 Pending::Decorator(n) => {
                     if let Some(segs) = self.segs(n) {
                         let scope = self.scope_of(n.start_byte() as u32);
+                        let decorates = n
+                            .parent()
+                            .and_then(|d| d.parent())
+                            .and_then(|dd| dd.child_by_field_name("definition"))
+                            .and_then(|def| {
+                                self.facts
+                                    .defs
+                                    .iter()
+                                    .position(|x| x.start_byte == def.start_byte() as u32)
+                            })
+                            .map(|i| i as u32);
                         self.facts.calls.push(CallSite {
                             scope,
                             callee: segs,
                             text: self.text(n),
                             line: n.start_position().row as u32 + 1,
                             is_new: false,
+                            args: Vec::new(),
+                            kwargs: Vec::new(),
+                            spread: false,
+                            decorates,
                         });
                     }
                 }
@@ -869,13 +892,53 @@ impl<'s, 't> Extractor<'s, 't> {
         };
         let text = squash(&text);
         let callee = callee.unwrap_or_default();
+        let (args, kwargs, spread) = match field("arguments") {
+            Some(a) => self.arguments(a),
+            None => (Vec::new(), Vec::new(), false),
+        };
         self.facts.calls.push(CallSite {
             scope,
             callee,
             text,
             line,
             is_new,
+            args,
+            kwargs,
+            spread,
+            decorates: None,
         });
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn arguments(&self, a: Node) -> (Vec<Option<Vec<Seg>>>, Vec<(String, Option<Vec<Seg>>)>, bool) {
+        let mut args = Vec::new();
+        let mut kwargs = Vec::new();
+        let mut spread = false;
+        let mut cur = a.walk();
+        for ch in a.named_children(&mut cur) {
+            match ch.kind() {
+                "comment" => {}
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) = (
+                        ch.child_by_field_name("name"),
+                        ch.child_by_field_name("value"),
+                    ) {
+                        kwargs.push((self.text(k), self.segs(v)));
+                    }
+                }
+                "list_splat"
+                | "dictionary_splat"
+                | "spread_element"
+                | "splat_argument"
+                | "hash_splat_argument" => spread = true,
+                "argument" => {
+                    // C# wraps each argument.
+                    args.push(ch.named_child(0).and_then(|v| self.segs(v)));
+                }
+                _ => args.push(self.segs(ch)),
+            }
+        }
+        (args, kwargs, spread)
     }
 
     fn assign(&mut self, node: Node, left: Option<Node>, right: Option<Node>, ty: Option<Node>) {

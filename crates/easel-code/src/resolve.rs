@@ -32,6 +32,11 @@ enum Val {
     Func(Ref),
     Class(Ref),
     Instance(Ref),
+    /// `self`/`this` inside a method of this class: an instance of it or of a subclass.
+    SelfOf(Ref),
+    /// A method reached through an instance (or a class method through its class): the
+    /// first parameter is already bound.
+    Bound(Ref),
     /// `super()` inside this class.
     Super(Ref),
 }
@@ -41,6 +46,8 @@ enum BindKind {
     Def(DefId),
     Import(u32),
     Assign(u32),
+    /// Parameter `index` of function `def`.
+    Param(DefId, u32),
     Unknown,
 }
 
@@ -85,6 +92,13 @@ pub(crate) struct Resolver<'a> {
     packages: HashMap<String, Vec<FileId>>,
     /// Node ids of definitions, per file.
     def_ids: Vec<Vec<String>>,
+    /// Class → classes that name it as a base.
+    subclasses: HashMap<Ref, Vec<Ref>>,
+    /// Function → the call sites that reach it (file, call index, first parameter bound).
+    callers: HashMap<Ref, Vec<(FileId, u32, bool)>>,
+    /// Whether parameters take the values of the arguments at their call sites (second pass).
+    param_flow: bool,
+    param_memo: std::sync::RwLock<HashMap<(Ref, u32), Vec<Val>>>,
 }
 
 const MAX_DEPTH: u32 = 10;
@@ -173,6 +187,10 @@ impl<'a> Resolver<'a> {
             global_funcs: HashMap::new(),
             packages: HashMap::new(),
             def_ids: Vec::new(),
+            subclasses: HashMap::new(),
+            callers: HashMap::new(),
+            param_flow: false,
+            param_memo: std::sync::RwLock::new(HashMap::new()),
         };
         for (i, f) in files.iter().enumerate() {
             let i = i as FileId;
@@ -225,6 +243,28 @@ impl<'a> Resolver<'a> {
             }
         }
         r.def_ids = files.iter().map(def_ids).collect();
+        let pairs: Vec<(Ref, Ref)> = (0..files.len())
+            .into_par_iter()
+            .flat_map_iter(|fi| {
+                let r = &r;
+                files[fi]
+                    .defs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.kind == DefKind::Class && d.merged_into.is_none())
+                    .flat_map(move |(d, _)| {
+                        let c = Ref {
+                            file: fi as FileId,
+                            def: d as DefId,
+                        };
+                        r.bases(c, 0).into_iter().map(move |b| (b, c))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (b, c) in pairs {
+            r.subclasses.entry(b).or_default().push(c);
+        }
         r
     }
 
@@ -340,7 +380,11 @@ impl<'a> Resolver<'a> {
     }
 
     /// All edges but CONTAINS, and the unresolved calls, for one file.
-    pub(crate) fn file_edges(&self, fi: FileId) -> (Vec<Edge>, Vec<Unresolved>) {
+    fn file_edges(
+        &self,
+        fi: FileId,
+        first: &[Option<Vec<(Ref, bool)>>],
+    ) -> (Vec<Edge>, Vec<Unresolved>) {
         let f = &self.files[fi as usize];
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
@@ -375,12 +419,15 @@ impl<'a> Resolver<'a> {
             }
         }
         // Calls.
-        for call in &f.calls {
+        for (ci, call) in f.calls.iter().enumerate() {
             let caller = self.caller_of(fi, call.scope);
-            let targets = self.call_targets(fi, call);
+            let targets = match first.get(ci) {
+                Some(Some(t)) => Some(t.clone()),
+                _ => self.call_targets(fi, call),
+            };
             match targets {
                 Some(ts) => {
-                    for t in ts {
+                    for (t, _) in ts {
                         edges.push(Edge {
                             from: caller.clone(),
                             to: self.node_id(t),
@@ -413,7 +460,11 @@ impl<'a> Resolver<'a> {
 
     /// `Some(targets)` when the call is understood (possibly with no edge, as for a class
     /// without a constructor), `None` when it stays unresolved.
-    fn call_targets(&self, fi: FileId, call: &crate::extract::CallSite) -> Option<Vec<Ref>> {
+    fn call_targets(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<Vec<(Ref, bool)>> {
         let segs = &call.callee;
         if segs.is_empty() {
             return None;
@@ -436,6 +487,7 @@ impl<'a> Resolver<'a> {
                 classes
                     .into_iter()
                     .filter_map(|c| self.constructor(c))
+                    .map(|r| (r, true))
                     .collect(),
             );
         }
@@ -449,25 +501,29 @@ impl<'a> Resolver<'a> {
             match v {
                 Val::Func(r) => {
                     understood = true;
-                    out.push(r);
+                    out.push((r, false));
+                }
+                Val::Bound(r) => {
+                    understood = true;
+                    out.push((r, true));
                 }
                 Val::Class(c) => {
                     understood = true;
                     if let Some(ctor) = self.constructor(c) {
-                        out.push(ctor);
+                        out.push((ctor, true));
                     }
                 }
-                Val::Instance(c) if lang == Lang::Python => {
+                Val::Instance(c) | Val::SelfOf(c) if lang == Lang::Python => {
                     if let Some(r) = self
                         .class_member(c, "__call__", 0, false)
                         .into_iter()
                         .find_map(|v| match v {
-                            Val::Func(r) => Some(r),
+                            Val::Func(r) | Val::Bound(r) => Some(r),
                             _ => None,
                         })
                     {
                         understood = true;
-                        out.push(r);
+                        out.push((r, true));
                     }
                 }
                 _ => {}
@@ -476,7 +532,7 @@ impl<'a> Resolver<'a> {
         if !understood {
             return None;
         }
-        out.sort_by_key(|r| (r.file, r.def));
+        out.sort_by_key(|(r, b)| (r.file, r.def, *b));
         out.dedup();
         Some(out)
     }
@@ -488,7 +544,7 @@ impl<'a> Resolver<'a> {
                 .class_member(c, name, 0, false)
                 .into_iter()
                 .find_map(|v| match v {
-                    Val::Func(r) => Some(r),
+                    Val::Func(r) | Val::Bound(r) => Some(r),
                     _ => None,
                 });
         }
@@ -589,7 +645,7 @@ impl<'a> Resolver<'a> {
                     if lang == Lang::Ruby && self.in_class_method(fi, scope) {
                         return vec![Val::Class(c)];
                     }
-                    return vec![Val::Instance(c)];
+                    return vec![Val::SelfOf(c)];
                 }
                 if name == "self" && lang == Lang::Rust {
                     return Vec::new();
@@ -629,7 +685,7 @@ impl<'a> Resolver<'a> {
                     return if def.is_classmethod {
                         vec![Val::Class(c)]
                     } else {
-                        vec![Val::Instance(c)]
+                        vec![Val::SelfOf(c)]
                     };
                 }
                 if let Some(bs) = ix.bindings.get(&(Some(d), name.to_string())) {
@@ -811,8 +867,64 @@ impl<'a> Resolver<'a> {
                     None => Vec::new(),
                 }
             }
+            BindKind::Param(d, i) => self.param_values(Ref { file: fi, def: d }, i, depth + 1),
             BindKind::Unknown => Vec::new(),
         }
+    }
+
+    /// The values a parameter takes: the arguments at every call site that reaches the
+    /// function (second pass only).
+    fn param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
+        if !self.param_flow || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        if let Ok(m) = self.param_memo.read()
+            && let Some(v) = m.get(&(f, i))
+        {
+            return v.clone();
+        }
+        let Some(sites) = self.callers.get(&f) else {
+            return Vec::new();
+        };
+        if sites.len() > 32 {
+            return Vec::new();
+        }
+        let def = self.def(f);
+        let Some(pname) = def.params.get(i as usize) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &(cf, ci, bound) in sites {
+            let call = &self.files[cf as usize].calls[ci as usize];
+            if let Some(d) = call.decorates {
+                if i == 0 {
+                    out.push(Val::Func(Ref { file: cf, def: d }));
+                }
+                continue;
+            }
+            let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
+                Some((_, v)) => v.as_ref(),
+                None => {
+                    let shift = u32::from(bound);
+                    if i < shift {
+                        continue;
+                    }
+                    let pos = (i - shift) as usize;
+                    call.args.get(pos).and_then(Option::as_ref)
+                }
+            };
+            if let Some(a) = arg {
+                out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1));
+            }
+        }
+        dedup(&mut out);
+        if out.len() > MAX_VALS {
+            out.clear();
+        }
+        if let Ok(mut m) = self.param_memo.write() {
+            m.insert((f, i), out.clone());
+        }
+        out
     }
 
     /// A function's value after its decorators: itself when they return it, the wrapper
@@ -857,7 +969,7 @@ impl<'a> Resolver<'a> {
         }
         match v {
             Val::Class(c) => vec![Val::Instance(*c)],
-            Val::Func(r) => {
+            Val::Func(r) | Val::Bound(r) => {
                 let mut out = Vec::new();
                 for ret in &self.files[r.file as usize].returns {
                     if ret.scope == Some(r.def)
@@ -902,11 +1014,34 @@ impl<'a> Resolver<'a> {
                 }
                 out
             }
-            Val::Class(c) => self.class_member(*c, name, depth, false),
-            Val::Instance(c) => {
-                let mut out = self.class_member(*c, name, depth, false);
+            Val::Class(c) => {
+                let v = self.class_member(*c, name, depth, false);
+                self.bind_methods(v, true)
+            }
+            Val::Instance(c) | Val::SelfOf(c) => {
+                let mut out = self.bind_methods(self.class_member(*c, name, depth, false), false);
                 if out.is_empty() {
                     out = self.instance_attr(*c, name, depth);
+                }
+                if out.is_empty() && matches!(v, Val::SelfOf(_)) {
+                    // Not defined by the class or its bases: `self` is then an instance of a
+                    // subclass that defines it.
+                    let mut seen = HashSet::new();
+                    let mut stack: Vec<Ref> = self.subclasses.get(c).cloned().unwrap_or_default();
+                    while let Some(s) = stack.pop() {
+                        if !seen.insert(s) || seen.len() > 64 {
+                            continue;
+                        }
+                        let mut v = self.bind_methods(self.own_member(s, name, depth), false);
+                        if v.is_empty() {
+                            v = self.own_instance_attr(s, name, depth);
+                        }
+                        if v.is_empty() {
+                            stack.extend(self.subclasses.get(&s).cloned().unwrap_or_default());
+                        }
+                        out.extend(v);
+                    }
+                    dedup(&mut out);
                 }
                 out
             }
@@ -915,12 +1050,12 @@ impl<'a> Resolver<'a> {
                 for k in mro.iter().skip(1) {
                     let v = self.own_member(*k, name, depth);
                     if !v.is_empty() {
-                        return v;
+                        return self.bind_methods(v, false);
                     }
                 }
                 Vec::new()
             }
-            Val::Func(_) => Vec::new(),
+            Val::Func(_) | Val::Bound(_) => Vec::new(),
         }
     }
 
@@ -969,6 +1104,53 @@ impl<'a> Resolver<'a> {
             }
         }
         Vec::new()
+    }
+
+    /// Methods read through an instance get their first parameter bound; through the class,
+    /// only class methods do.
+    fn bind_methods(&self, vals: Vec<Val>, via_class: bool) -> Vec<Val> {
+        vals.into_iter()
+            .map(|v| match v {
+                Val::Func(r) => {
+                    let d = self.def(r);
+                    let is_method = d.parent.is_some_and(|p| {
+                        let pd = &self.files[r.file as usize].defs[p as usize];
+                        pd.kind == DefKind::Class || pd.kind == DefKind::Impl
+                    });
+                    let binds = if via_class {
+                        d.is_classmethod
+                    } else {
+                        !d.is_static
+                    };
+                    if is_method && binds && !d.is_lambda {
+                        Val::Bound(r)
+                    } else {
+                        Val::Func(r)
+                    }
+                }
+                v => v,
+            })
+            .collect()
+    }
+
+    fn own_instance_attr(&self, k: Ref, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = Vec::new();
+        if let Some(assigns) = self.idx[k.file as usize]
+            .inst_attrs
+            .get(&(k.def, name.to_string()))
+        {
+            for &a in assigns {
+                out.extend(self.eval_binding(
+                    k.file,
+                    Binding {
+                        line: 0,
+                        kind: BindKind::Assign(a),
+                    },
+                    depth + 1,
+                ));
+            }
+        }
+        out
     }
 
     fn instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
@@ -1403,11 +1585,48 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    pub(crate) fn into_graph(self) -> Graph {
+    pub(crate) fn into_graph(mut self) -> Graph {
         let (mut nodes, mut edges) = self.nodes();
+        // First pass: everything that does not depend on parameter values.
+        let first: Vec<Vec<Option<Vec<(Ref, bool)>>>> = (0..self.files.len() as FileId)
+            .into_par_iter()
+            .map(|fi| {
+                self.files[fi as usize]
+                    .calls
+                    .iter()
+                    .map(|c| self.call_targets(fi, c))
+                    .collect()
+            })
+            .collect();
+        for (fi, calls) in first.iter().enumerate() {
+            for (ci, t) in calls.iter().enumerate() {
+                for (r, bound) in t.iter().flatten() {
+                    self.callers
+                        .entry(*r)
+                        .or_default()
+                        .push((fi as FileId, ci as u32, *bound));
+                }
+            }
+        }
+        // Decorators are calls with the decorated function as their argument.
+        for (fi, f) in self.files.iter().enumerate() {
+            for (ci, c) in f.calls.iter().enumerate() {
+                if c.decorates.is_some() {
+                    for (r, _) in first[fi][ci].iter().flatten() {
+                        self.callers
+                            .entry(*r)
+                            .or_default()
+                            .push((fi as FileId, ci as u32, false));
+                    }
+                }
+            }
+        }
+        self.param_flow = true;
+        let this = &self;
+        let first = &first;
         let per_file: Vec<(Vec<Edge>, Vec<Unresolved>)> = (0..self.files.len() as FileId)
             .into_par_iter()
-            .map(|fi| self.file_edges(fi))
+            .map(|fi| this.file_edges(fi, &first[fi as usize]))
             .collect();
         let mut unresolved = Vec::new();
         for (e, u) in per_file {
@@ -1607,17 +1826,24 @@ fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
         }
     }
     for b in &f.binds {
-        push(
-            b.scope,
-            b.name.clone(),
-            Binding {
-                line: b.line,
-                kind: BindKind::Unknown,
-            },
-        );
+        let kind = match b.scope {
+            Some(d)
+                if f.defs[d as usize].start_line == b.line
+                    && f.defs[d as usize].params.contains(&b.name) =>
+            {
+                let i = f.defs[d as usize]
+                    .params
+                    .iter()
+                    .position(|p| p == &b.name)
+                    .unwrap_or(0);
+                BindKind::Param(d, i as u32)
+            }
+            _ => BindKind::Unknown,
+        };
+        push(b.scope, b.name.clone(), Binding { line: b.line, kind });
     }
     let rank = |k: &BindKind| match k {
-        BindKind::Unknown => 0,
+        BindKind::Unknown | BindKind::Param(..) => 0,
         BindKind::Assign(_) => 1,
         BindKind::Import(_) => 2,
         BindKind::Def(_) => 3,
