@@ -15,6 +15,7 @@
 (method_declaration
   receiver: (parameter_list
     (parameter_declaration
+      name: (identifier)? @func.self
       type: [(type_identifier) @func.receiver
              (pointer_type (type_identifier) @func.receiver)
              (generic_type type: (type_identifier) @func.receiver)
@@ -41,8 +42,6 @@
 (assignment_statement
   left: (expression_list . [(identifier) (selector_expression)] @assign.left)
   right: (expression_list . (_) @assign.right)) @assign
-(method_declaration
-  receiver: (parameter_list (parameter_declaration name: (identifier) @bind)))
 (range_clause left: (_) @bind)
 
 (return_statement (expression_list . (_) @return.value)) @return

@@ -49,3 +49,4 @@
 (catch_formal_parameter name: (identifier) @bind)
 
 (return_statement (_) @return.value) @return
+(explicit_constructor_invocation) @call

@@ -36,3 +36,9 @@
 (closure_parameters (_) @bind)
 
 (return_expression (_) @return.value) @return
+
+; The value of a block is its last expression.
+(function_item body: (block (_) @return.value .) @return)
+
+; `mod name;` brings in the file of that module.
+(mod_item name: (identifier) !body) @import

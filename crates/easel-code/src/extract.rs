@@ -165,6 +165,7 @@ struct Captures {
     func_body: Option<u32>,
     func_receiver: Option<u32>,
     func_static: Option<u32>,
+    func_self: Option<u32>,
     lambda: Option<u32>,
     lambda_name: Option<u32>,
     impl_: Option<u32>,
@@ -200,6 +201,7 @@ impl Captures {
             func_body: i("func.body"),
             func_receiver: i("func.receiver"),
             func_static: i("func.static"),
+            func_self: i("func.self"),
             lambda: i("lambda"),
             lambda_name: i("lambda.name"),
             impl_: i("impl"),
@@ -313,7 +315,10 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
                 name = name[pos + 2..].to_string();
             }
             let body = get(k.func_body).unwrap_or(n);
-            let params = get(k.func_params).map(|p| x.params(p)).unwrap_or_default();
+            let mut params = get(k.func_params).map(|p| x.params(p)).unwrap_or_default();
+            if let Some(s) = get(k.func_self) {
+                params.insert(0, x.text(s));
+            }
             x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
             let is_static = get(k.func_static).is_some();
             if let Some(d) = x.facts.defs.last_mut() {
@@ -590,6 +595,10 @@ impl<'s, 't> Extractor<'s, 't> {
                 self.segs_into(field("qualifier")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("name")?)));
             }
+            "qualified_type" => {
+                self.segs_into(field("package")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
             "generic_name" | "generic_type" | "template_type" | "template_function" => {
                 let inner = field("name").or_else(|| n.named_child(0))?;
                 self.segs_into(inner, out, depth + 1)?;
@@ -621,6 +630,9 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
                 out.push(Seg::Name(self.text(field("method")?)));
                 out.push(Seg::Call);
+            }
+            "explicit_constructor_invocation" => {
+                self.segs_into(field("constructor")?, out, depth + 1)?;
             }
             "call_expression" | "invocation_expression" => {
                 self.segs_into(field("function")?, out, depth + 1)?;
@@ -1186,6 +1198,15 @@ impl<'s, 't> Extractor<'s, 't> {
                         Some("_") => {}
                         _ => out.push(ImportKind::Module { path, alias }),
                     }
+                }
+            }
+            (Lang::Rust, "mod_item") => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    let name = self.text(name);
+                    out.push(ImportKind::Module {
+                        path: format!("self::{name}"),
+                        alias: Some(name),
+                    });
                 }
             }
             (Lang::Rust, _) => {

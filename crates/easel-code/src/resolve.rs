@@ -391,7 +391,7 @@ impl<'a> Resolver<'a> {
         let mid = self.module_id(fi);
         // Imports.
         for (ii, _) in f.imports.iter().enumerate() {
-            for target in self.import_files(fi, ii as u32) {
+            for target in self.import_files(fi, ii as u32, 0) {
                 if target != fi {
                     edges.push(Edge {
                         from: mid.clone(),
@@ -510,6 +510,18 @@ impl<'a> Resolver<'a> {
                 Val::Class(c) => {
                     understood = true;
                     if let Some(ctor) = self.constructor(c) {
+                        out.push((ctor, true));
+                    }
+                }
+                // `super(...)` in a constructor: the nearest base constructor.
+                Val::Super(c) => {
+                    understood = true;
+                    if let Some(ctor) = self
+                        .mro(c, 0)
+                        .into_iter()
+                        .skip(1)
+                        .find_map(|k| self.constructor(k))
+                    {
                         out.push((ctor, true));
                     }
                 }
@@ -674,7 +686,7 @@ impl<'a> Resolver<'a> {
             let class_visible = !is_class || origin || lang != Lang::Python;
             if class_visible {
                 if def.kind == DefKind::Func
-                    && lang == Lang::Python
+                    && matches!(lang, Lang::Python | Lang::Go)
                     && def.params.first().map(String::as_str) == Some(name)
                     && !def.is_static
                     && !def.is_lambda
@@ -731,7 +743,7 @@ impl<'a> Resolver<'a> {
         let f = &self.files[fi as usize];
         let ix = &self.idx[fi as usize];
         for &si in &ix.stars {
-            for target in self.import_files(fi, si) {
+            for target in self.import_files(fi, si, depth + 1) {
                 if target == fi {
                     continue;
                 }
@@ -1073,7 +1085,7 @@ impl<'a> Resolver<'a> {
         }
         if with_stars && depth < MAX_DEPTH {
             for &si in &self.idx[m as usize].stars {
-                for target in self.import_files(m, si) {
+                for target in self.import_files(m, si, depth + 1) {
                     if target != m {
                         let v = self.module_member(target, name, depth + 2, true);
                         if !v.is_empty() {
@@ -1087,13 +1099,52 @@ impl<'a> Resolver<'a> {
     }
 
     fn own_member(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
-        match self.idx[c.file as usize]
-            .bindings
-            .get(&(Some(c.def), name.to_string()))
-        {
-            Some(bs) => self.eval_bindings(c.file, bs, None, depth + 1),
-            None => Vec::new(),
+        for part in self.class_parts(c) {
+            if let Some(bs) = self.idx[part.file as usize]
+                .bindings
+                .get(&(Some(part.def), name.to_string()))
+            {
+                return self.eval_bindings(part.file, bs, None, depth + 1);
+            }
         }
+        Vec::new()
+    }
+
+    /// A class defined in pieces: Go methods in other files of the package, C++ methods
+    /// defined outside the class (`Foo::bar` in a `.cpp`), Rust `impl` blocks in other files.
+    fn class_parts(&self, c: Ref) -> Vec<Ref> {
+        let f = &self.files[c.file as usize];
+        let mut parts = vec![c];
+        let def = &f.defs[c.def as usize];
+        if def.parent.is_some() {
+            return parts;
+        }
+        match f.lang {
+            Lang::Go => {
+                let dir = dir_of(&f.path);
+                if let Some(cands) = self.global_classes.get(&(family(f.lang), def.name.clone())) {
+                    parts.extend(
+                        cands.iter().copied().filter(|k| {
+                            *k != c && dir_of(&self.files[k.file as usize].path) == dir
+                        }),
+                    );
+                }
+            }
+            Lang::Cpp | Lang::C | Lang::Rust | Lang::CSharp => {
+                if let Some(cands) = self.global_classes.get(&(family(f.lang), def.name.clone()))
+                    && cands.len() <= 4
+                {
+                    parts.extend(cands.iter().copied().filter(|k| {
+                        *k != c
+                            && self.files[k.file as usize].defs[k.def as usize]
+                                .parent
+                                .is_none()
+                    }));
+                }
+            }
+            _ => {}
+        }
+        parts
     }
 
     fn class_member(&self, c: Ref, name: &str, depth: u32, _implicit: bool) -> Vec<Val> {
@@ -1283,12 +1334,12 @@ impl<'a> Resolver<'a> {
                 out
             }
             (ImportKind::Module { .. }, Lang::Go) => self
-                .import_files(fi, ii)
+                .import_files(fi, ii, depth + 1)
                 .first()
                 .map(|&t| vec![Val::GoPkg(dir_of(&self.files[t as usize].path).to_string())])
                 .unwrap_or_default(),
             (ImportKind::Module { .. }, _) => self
-                .import_files(fi, ii)
+                .import_files(fi, ii, depth + 1)
                 .into_iter()
                 .map(Val::Module)
                 .collect(),
@@ -1303,17 +1354,17 @@ impl<'a> Resolver<'a> {
             }
             (ImportKind::From { path, name, .. }, Lang::Rust) => {
                 let mut out = Vec::new();
-                for v in self.rust_path_val(fi, path) {
+                for v in self.rust_path_val(fi, path, depth + 1) {
                     out.extend(self.member(&v, name, depth + 1));
                 }
                 if out.is_empty() && name == "self" {
-                    out = self.rust_path_val(fi, path);
+                    out = self.rust_path_val(fi, path, depth + 1);
                 }
                 out
             }
             (ImportKind::From { name, .. }, _) => {
                 let mut out = Vec::new();
-                for t in self.import_files(fi, ii) {
+                for t in self.import_files(fi, ii, depth + 1) {
                     out.extend(self.module_member(t, name, depth + 1, true));
                 }
                 out
@@ -1327,7 +1378,10 @@ impl<'a> Resolver<'a> {
         (files.len() == 1).then(|| Val::Module(files[0]))
     }
 
-    fn rust_path_val(&self, fi: FileId, path: &str) -> Vec<Val> {
+    fn rust_path_val(&self, fi: FileId, path: &str, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
         let own = rust_module(&self.files[fi as usize].path);
         let mut parts = path.split("::");
         let Some(first) = parts.next() else {
@@ -1354,7 +1408,7 @@ impl<'a> Resolver<'a> {
         for p in parts {
             let mut next = Vec::new();
             for v in &vals {
-                next.extend(self.member(v, p, 1));
+                next.extend(self.member(v, p, depth + 1));
             }
             vals = next;
         }
@@ -1408,7 +1462,10 @@ impl<'a> Resolver<'a> {
     }
 
     /// The repository files an import statement brings in.
-    pub(crate) fn import_files(&self, fi: FileId, ii: u32) -> Vec<FileId> {
+    fn import_files(&self, fi: FileId, ii: u32, depth: u32) -> Vec<FileId> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
         let f = &self.files[fi as usize];
         let imp = &f.imports[ii as usize];
         let lang = f.lang;
@@ -1536,7 +1593,7 @@ impl<'a> Resolver<'a> {
                 };
                 let mut p = full.as_str();
                 loop {
-                    if let Some(Val::Module(m)) = self.rust_path_val(fi, p).first() {
+                    if let Some(Val::Module(m)) = self.rust_path_val(fi, p, depth + 1).first() {
                         out.push(*m);
                         break;
                     }

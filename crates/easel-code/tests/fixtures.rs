@@ -159,3 +159,23 @@ fn check(lang: &str, min_precision: f64, min_recall: f64) {
 fn python() {
     check("python", 1.0, 1.0);
 }
+
+#[test]
+fn javascript() {
+    check("javascript", 1.0, 1.0);
+}
+
+#[test]
+fn typescript() {
+    check("typescript", 1.0, 1.0);
+}
+
+#[test]
+fn go() {
+    check("go", 1.0, 1.0);
+}
+
+#[test]
+fn rust() {
+    check("rust", 1.0, 1.0);
+}
