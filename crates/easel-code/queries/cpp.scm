@@ -27,7 +27,10 @@
 (declaration
   type: [(type_identifier) (qualified_identifier) (template_type)] @assign.type
   declarator: [(identifier) @assign.left
-               (init_declarator declarator: (identifier) @assign.left)]) @assign
+               (init_declarator declarator: (identifier) @assign.left)
+               (pointer_declarator declarator: (identifier) @assign.left)
+               (init_declarator declarator: (pointer_declarator declarator: (identifier) @assign.left))
+               (init_declarator declarator: (reference_declarator (identifier) @assign.left))]) @assign
 (field_declaration
   type: [(type_identifier) (qualified_identifier) (template_type)] @assign.type
   declarator: (field_identifier) @assign.left) @assign

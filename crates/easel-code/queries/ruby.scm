@@ -35,3 +35,10 @@
 (for pattern: (_) @bind)
 
 (return (argument_list . (_) @return.value)) @return
+
+; A bare name is a method call when no local variable of that name is in scope: the
+; resolver keeps these only when they resolve to a method.
+(body_statement (identifier) @call.maybe)
+(program (identifier) @call.maybe)
+(argument_list (identifier) @call.maybe)
+(call receiver: (identifier) @call.maybe)

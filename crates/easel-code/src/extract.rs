@@ -76,6 +76,9 @@ pub struct CallSite {
     pub spread: bool,
     /// For a decorator applied to a definition: that definition, the implicit argument.
     pub decorates: Option<u32>,
+    /// A bare name that is a call only if it names a function (Ruby `setup`, which may
+    /// also be a local variable): kept only when it resolves to one.
+    pub maybe: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -173,6 +176,7 @@ struct Captures {
     impl_trait: Option<u32>,
     call: Option<u32>,
     call_decorator: Option<u32>,
+    call_maybe: Option<u32>,
     import: Option<u32>,
     assign: Option<u32>,
     assign_left: Option<u32>,
@@ -209,6 +213,7 @@ impl Captures {
             impl_trait: i("impl.trait"),
             call: i("call"),
             call_decorator: i("call.decorator"),
+            call_maybe: i("call.maybe"),
             import: i("import"),
             assign: i("assign"),
             assign_left: i("assign.left"),
@@ -349,6 +354,8 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.add_def(n, n, DefKind::Impl, name, bases, None, false);
         } else if let Some(n) = get(k.call) {
             x.pending.push(Pending::Call(n));
+        } else if let Some(n) = get(k.call_maybe) {
+            x.pending.push(Pending::Maybe(n));
         } else if let Some(n) = get(k.call_decorator) {
             x.pending.push(Pending::Decorator(n));
         } else if let Some(n) = get(k.import) {
@@ -399,6 +406,7 @@ fn strip_generics(s: &str) -> String {
 enum Pending<'t> {
     Call(Node<'t>),
     Decorator(Node<'t>),
+    Maybe(Node<'t>),
     Import(Node<'t>),
     Assign {
         node: Node<'t>,
@@ -797,10 +805,27 @@ impl<'s, 't> Extractor<'s, 't> {
                             kwargs: Vec::new(),
                             spread: false,
                             decorates,
+                            maybe: false,
                         });
                     }
                 }
                 Pending::Import(n) => self.import(n),
+                Pending::Maybe(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let name = self.text(n);
+                    self.facts.calls.push(CallSite {
+                        scope,
+                        callee: vec![Seg::Name(name.clone())],
+                        text: name,
+                        line: n.start_position().row as u32 + 1,
+                        is_new: false,
+                        args: Vec::new(),
+                        kwargs: Vec::new(),
+                        spread: false,
+                        decorates: None,
+                        maybe: true,
+                    });
+                }
                 Pending::Assign {
                     node,
                     left,
@@ -918,6 +943,7 @@ impl<'s, 't> Extractor<'s, 't> {
             kwargs,
             spread,
             decorates: None,
+            maybe: false,
         });
     }
 

@@ -435,6 +435,7 @@ impl<'a> Resolver<'a> {
                         });
                     }
                 }
+                None if call.maybe => {}
                 None => unresolved.push(Unresolved {
                     from: caller.clone(),
                     name: call.text.clone(),
@@ -491,7 +492,10 @@ impl<'a> Resolver<'a> {
                     .collect(),
             );
         }
-        let vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        if call.maybe {
+            vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_)));
+        }
         if vals.is_empty() {
             return None;
         }
@@ -563,9 +567,12 @@ impl<'a> Resolver<'a> {
         if lang.constructor_is_class_name() {
             let name = self.def(c).name.clone();
             // Constructors are not inherited: only the class's own.
-            let b = self.idx[c.file as usize]
-                .bindings
-                .get(&(Some(c.def), name))?;
+            let (c, b) = self.class_parts(c).into_iter().find_map(|p| {
+                let b = self.idx[p.file as usize]
+                    .bindings
+                    .get(&(Some(p.def), name.clone()))?;
+                Some((p, b))
+            })?;
             return b.iter().rev().find_map(|b| match b.kind {
                 BindKind::Def(d)
                     if self.files[c.file as usize].defs[d as usize].kind == DefKind::Func =>
@@ -1027,6 +1034,10 @@ impl<'a> Resolver<'a> {
                 out
             }
             Val::Class(c) => {
+                if name == "new" && self.lang(c.file) == Lang::Ruby {
+                    // `Foo.new(...)` makes an instance, as calling a class does elsewhere.
+                    return vec![Val::Class(*c)];
+                }
                 let v = self.class_member(*c, name, depth, false);
                 self.bind_methods(v, true)
             }
@@ -1116,9 +1127,6 @@ impl<'a> Resolver<'a> {
         let f = &self.files[c.file as usize];
         let mut parts = vec![c];
         let def = &f.defs[c.def as usize];
-        if def.parent.is_some() {
-            return parts;
-        }
         match f.lang {
             Lang::Go => {
                 let dir = dir_of(&f.path);
@@ -1134,12 +1142,13 @@ impl<'a> Resolver<'a> {
                 if let Some(cands) = self.global_classes.get(&(family(f.lang), def.name.clone()))
                     && cands.len() <= 4
                 {
-                    parts.extend(cands.iter().copied().filter(|k| {
-                        *k != c
-                            && self.files[k.file as usize].defs[k.def as usize]
-                                .parent
-                                .is_none()
-                    }));
+                    let q = self.qualname(c);
+                    parts.extend(
+                        cands
+                            .iter()
+                            .copied()
+                            .filter(|k| *k != c && self.qualname(*k) == q),
+                    );
                 }
             }
             _ => {}

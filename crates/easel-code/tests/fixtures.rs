@@ -179,3 +179,33 @@ fn go() {
 fn rust() {
     check("rust", 1.0, 1.0);
 }
+
+#[test]
+fn java() {
+    check("java", 1.0, 1.0);
+}
+
+#[test]
+fn c_lang() {
+    check("c", 1.0, 1.0);
+}
+
+#[test]
+fn cpp() {
+    check("cpp", 1.0, 1.0);
+}
+
+#[test]
+fn ruby() {
+    check("ruby", 1.0, 1.0);
+}
+
+#[test]
+fn csharp() {
+    check("csharp", 1.0, 1.0);
+}
+
+#[test]
+fn bash() {
+    check("bash", 1.0, 1.0);
+}
