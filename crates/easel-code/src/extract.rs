@@ -381,9 +381,58 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.facts.default_export = Some(x.text(n));
         }
     }
+    if x.facts.defs.is_empty() {
+        x.generic_defs(tree.root_node())?;
+    }
     x.finish_defs();
     x.finish_pending();
     Ok(x.facts)
+}
+
+/// The query of the generic fallback: any node with a `name` field.
+pub const GENERIC_QUERY: &str = "(_ name: (_) @name) @node";
+
+fn generic_query(lang: Lang) -> Result<&'static Query, String> {
+    static CELLS: [OnceLock<Result<Query, String>>; 12] = [const { OnceLock::new() }; 12];
+    let slot = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    CELLS[slot]
+        .get_or_init(|| Query::new(&lang.grammar(), GENERIC_QUERY).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Definitions found by the generic fallback alone: nodes with a `name` field whose kind
+/// says class-like (`class`, `struct`, `interface`, `enum`, `trait`, `module`) or
+/// function-like (`function`, `method`, `constructor`).
+pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, String, u32)>, String> {
+    let mut p = Parser::new();
+    p.set_language(&lang.grammar()).map_err(|e| e.to_string())?;
+    let tree = p.parse(src, None).ok_or("the parser gave up")?;
+    let mut x = Extractor {
+        lang,
+        src,
+        facts: FileFacts {
+            path: String::new(),
+            lang,
+            lines: 0,
+            package: None,
+            defs: Vec::new(),
+            calls: Vec::new(),
+            imports: Vec::new(),
+            assigns: Vec::new(),
+            binds: Vec::new(),
+            globals: Vec::new(),
+            returns: Vec::new(),
+            default_export: None,
+        },
+        pending: Vec::new(),
+    };
+    x.generic_defs(tree.root_node())?;
+    Ok(x.facts
+        .defs
+        .into_iter()
+        .map(|d| (d.kind, d.name, d.start_line))
+        .collect())
 }
 
 fn count_lines(src: &[u8]) -> u32 {
@@ -508,6 +557,46 @@ impl<'s, 't> Extractor<'s, 't> {
             is_classmethod,
             is_namespace: false,
         });
+    }
+
+    fn generic_defs(&mut self, root: Node<'t>) -> Result<(), String> {
+        let q = generic_query(self.lang)?;
+        let mut cursor = QueryCursor::new();
+        let mut found = Vec::new();
+        let mut it = cursor.matches(q, root, self.src);
+        while let Some(m) = it.next() {
+            let (mut node, mut name) = (None, None);
+            for c in m.captures() {
+                if c.index == 0 {
+                    name = Some(c.node);
+                } else {
+                    node = Some(c.node);
+                }
+            }
+            let (Some(node), Some(name)) = (node, name) else {
+                continue;
+            };
+            let k = node.kind();
+            let kind = if ["class", "struct", "interface", "enum", "trait", "module"]
+                .iter()
+                .any(|w| k.contains(w))
+            {
+                DefKind::Class
+            } else if ["function", "method", "constructor"]
+                .iter()
+                .any(|w| k.contains(w))
+            {
+                DefKind::Func
+            } else {
+                continue;
+            };
+            found.push((node, kind, self.text(name)));
+        }
+        for (node, kind, name) in found {
+            let body = node.child_by_field_name("body").unwrap_or(node);
+            self.add_def(node, body, kind, name, Vec::new(), None, false);
+        }
+        Ok(())
     }
 
     fn params(&self, p: Node) -> Vec<String> {

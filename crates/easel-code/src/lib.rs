@@ -30,7 +30,9 @@ mod resolve;
 
 pub use cache::CACHE_DIR;
 pub use error::{CodeError, ErrorKind};
-pub use extract::{DefKind, FileFacts, Seg, check_query, extract};
+pub use extract::{
+    DefKind, FileFacts, GENERIC_QUERY, Seg, check_query, extract, generic_definitions,
+};
 pub use impact::{Impact, Neighbor, SymbolMatch, find_symbol, impact, search_symbols};
 pub use lang::Lang;
 pub use model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};

@@ -71,3 +71,23 @@ fn every_query_compiles_and_runs_on_a_sample() {
         assert!(!facts.calls.is_empty(), "{}: no call found", lang.name());
     }
 }
+
+#[test]
+fn the_generic_fallback_finds_definitions_in_every_grammar() {
+    for lang in Lang::ALL {
+        let (_, src) = sample(lang);
+        let defs = easel_code::generic_definitions(lang, src.as_bytes()).unwrap();
+        // C and C++ name functions through declarators, so the fallback sees only their
+        // structs and classes; every other grammar has named functions.
+        let want = if matches!(lang, Lang::C | Lang::Cpp) {
+            easel_code::DefKind::Class
+        } else {
+            easel_code::DefKind::Func
+        };
+        assert!(
+            defs.iter().any(|(k, _, _)| *k == want),
+            "{}: {defs:?}",
+            lang.name()
+        );
+    }
+}
