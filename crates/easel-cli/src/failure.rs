@@ -53,6 +53,13 @@ impl Failure {
                 kind: ErrorKind::NotFound,
             };
         }
+        if let Some(c) = e.downcast_ref::<easel_code::CodeError>() {
+            return Failure {
+                message,
+                hint: c.hint(),
+                kind: c.kind(),
+            };
+        }
         if let Some(u) = e.downcast_ref::<UsageError>() {
             return Failure {
                 message,

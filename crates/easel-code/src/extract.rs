@@ -640,14 +640,7 @@ impl<'s, 't> Extractor<'s, 't> {
             "base" if self.lang == Lang::CSharp => out.push(Seg::Super),
             "this_expression" => out.push(Seg::Name("this".into())),
             "base_expression" => out.push(Seg::Super),
-            _ if IDENT_KINDS.contains(&k) => {
-                let t = self.text(n);
-                if self.lang == Lang::Python && t == "super" {
-                    out.push(Seg::Name(t));
-                } else {
-                    out.push(Seg::Name(t));
-                }
-            }
+            _ if IDENT_KINDS.contains(&k) => out.push(Seg::Name(self.text(n))),
             "attribute" => {
                 self.segs_into(field("object")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("attribute")?)));

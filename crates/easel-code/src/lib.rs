@@ -46,6 +46,9 @@ use std::time::Instant;
 /// Files larger than this are skipped: generated bundles and data, not code to read.
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
+/// A file's facts, its cache key, and whether they came from the cache.
+type Loaded = (FileFacts, [u8; 32], bool);
+
 /// How to build the graph.
 #[derive(Default)]
 pub struct BuildOptions<'a> {
@@ -132,7 +135,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     };
     let total = files.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<Result<(FileFacts, [u8; 32], bool), String>> = files
+    let results: Vec<Result<Loaded, String>> = files
         .par_iter()
         .map(|(rel, lang)| {
             let r = (|| {

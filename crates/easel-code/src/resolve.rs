@@ -14,6 +14,9 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use rayon::prelude::*;
 
 type FileId = u32;
+/// The targets of one call site, with whether the first parameter is bound; `None` when
+/// unresolved.
+type Targets = Option<Vec<(Ref, bool)>>;
 type DefId = u32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -380,11 +383,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// All edges but CONTAINS, and the unresolved calls, for one file.
-    fn file_edges(
-        &self,
-        fi: FileId,
-        first: &[Option<Vec<(Ref, bool)>>],
-    ) -> (Vec<Edge>, Vec<Unresolved>) {
+    fn file_edges(&self, fi: FileId, first: &[Targets]) -> (Vec<Edge>, Vec<Unresolved>) {
         let f = &self.files[fi as usize];
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
@@ -1654,7 +1653,7 @@ impl<'a> Resolver<'a> {
     pub(crate) fn into_graph(mut self) -> Graph {
         let (mut nodes, mut edges) = self.nodes();
         // First pass: everything that does not depend on parameter values.
-        let first: Vec<Vec<Option<Vec<(Ref, bool)>>>> = (0..self.files.len() as FileId)
+        let first: Vec<Vec<Targets>> = (0..self.files.len() as FileId)
             .into_par_iter()
             .map(|fi| {
                 self.files[fi as usize]
