@@ -36,3 +36,6 @@
 (nonlocal_statement (identifier) @global)
 
 (return_statement (_) @return.value) @return
+
+; A lambda is a scope of its own: its parameters are not the enclosing function's names.
+(lambda) @scope

@@ -62,3 +62,7 @@
 (export_statement "default" value: (identifier) @export.default)
 (export_statement "default" declaration: [(function_declaration name: (identifier) @export.default)
                                           (class_declaration name: (type_identifier) @export.default)])
+
+; Callbacks are scopes of their own: their parameters are not the enclosing names.
+(arrow_function) @scope
+(function_expression) @scope

@@ -25,6 +25,9 @@ pub enum DefKind {
     Func,
     /// A Rust `impl` block: its methods belong to the type it names.
     Impl,
+    /// An anonymous function (a lambda, an arrow callback): a scope for its parameters, not a
+    /// node of the graph; its calls belong to the enclosing function.
+    Scope,
 }
 
 /// A class-like or function-like definition.
@@ -171,6 +174,7 @@ struct Captures {
     func_self: Option<u32>,
     lambda: Option<u32>,
     lambda_name: Option<u32>,
+    scope: Option<u32>,
     impl_: Option<u32>,
     impl_type: Option<u32>,
     impl_trait: Option<u32>,
@@ -208,6 +212,7 @@ impl Captures {
             func_self: i("func.self"),
             lambda: i("lambda"),
             lambda_name: i("lambda.name"),
+            scope: i("scope"),
             impl_: i("impl"),
             impl_type: i("impl.type"),
             impl_trait: i("impl.trait"),
@@ -337,9 +342,29 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             let params = n
                 .child_by_field_name("parameters")
                 .map(|p| x.params(p))
+                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
                 .unwrap_or_default();
             let body = n.child_by_field_name("body").unwrap_or(n);
             x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
+            if let Some(d) = x.facts.defs.last_mut() {
+                d.params = params;
+            }
+        } else if let Some(n) = get(k.scope) {
+            let params = n
+                .child_by_field_name("parameters")
+                .map(|p| x.params(p))
+                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .unwrap_or_default();
+            let body = n.child_by_field_name("body").unwrap_or(n);
+            x.add_def(
+                n,
+                body,
+                DefKind::Scope,
+                "<scope>".into(),
+                Vec::new(),
+                None,
+                true,
+            );
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
@@ -771,15 +796,19 @@ impl<'s, 't> Extractor<'s, 't> {
 
     fn finish_defs(&mut self) {
         let defs = &mut self.facts.defs;
+        // A named lambda is also an anonymous scope: the named definition sorts first and wins.
         defs.sort_by(|a, b| {
             a.start_byte
                 .cmp(&b.start_byte)
                 .then(b.end_byte.cmp(&a.end_byte))
+                .then((a.kind == DefKind::Scope).cmp(&(b.kind == DefKind::Scope)))
         });
         // The same node can be captured by two patterns; keep it once.
         // A node matched once per base class keeps all of its bases.
         defs.dedup_by(|b, a| {
-            let same = a.start_byte == b.start_byte && a.end_byte == b.end_byte && a.kind == b.kind;
+            let same = a.start_byte == b.start_byte
+                && a.end_byte == b.end_byte
+                && (a.kind == b.kind || b.kind == DefKind::Scope);
             if same {
                 for base in std::mem::take(&mut b.bases) {
                     if !a.bases.contains(&base) {
@@ -1065,6 +1094,27 @@ impl<'s, 't> Extractor<'s, 't> {
         let scope = self.scope_of(node.start_byte() as u32);
         let line = node.start_position().row as u32 + 1;
         let Some(left) = left else { return };
+        // `a = b = f`: both names get the innermost value.
+        let mut right = right;
+        while let Some(r) = right
+            && r.kind() == "assignment"
+            && self.lang == Lang::Python
+        {
+            right = r.child_by_field_name("right");
+        }
+        // `a, b = f, g`: element by element.
+        if let Some(r) = right
+            && matches!(left.kind(), "pattern_list" | "tuple_pattern")
+            && matches!(r.kind(), "expression_list" | "tuple")
+            && left.named_child_count() == r.named_child_count()
+        {
+            for i in 0..left.named_child_count() as u32 {
+                if let (Some(l), Some(v)) = (left.named_child(i), r.named_child(i)) {
+                    self.assign(node, Some(l), Some(v), None);
+                }
+            }
+            return;
+        }
         // `const x = require('./m')` is an import.
         if self.lang.is_js_family()
             && let Some(r) = right

@@ -305,7 +305,7 @@ impl<'a> Resolver<'a> {
                 end_line: f.lines.max(1),
             });
             for (d, def) in f.defs.iter().enumerate() {
-                if def.merged_into.is_some() || def.kind == DefKind::Impl {
+                if def.merged_into.is_some() || matches!(def.kind, DefKind::Impl | DefKind::Scope) {
                     continue;
                 }
                 let rf = Ref {
@@ -352,7 +352,7 @@ impl<'a> Resolver<'a> {
             if let Some(m) = pd.merged_into {
                 return Some(m);
             }
-            if pd.kind != DefKind::Impl {
+            if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope {
                 return Some(pi);
             }
             p = pd.parent;
@@ -861,6 +861,7 @@ impl<'a> Resolver<'a> {
                 match f.defs[d as usize].kind {
                     DefKind::Class | DefKind::Impl => vec![Val::Class(r)],
                     DefKind::Func => self.decorated(r, depth + 1),
+                    DefKind::Scope => Vec::new(),
                 }
             }
             BindKind::Import(i) => self.import_val(fi, i, depth + 1),
@@ -1776,7 +1777,7 @@ fn visible_parent_of(f: &FileFacts, d: DefId) -> Option<DefId> {
         if let Some(m) = pd.merged_into {
             return Some(m);
         }
-        if pd.kind != DefKind::Impl {
+        if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope {
             return Some(pi);
         }
         p = pd.parent;
@@ -1791,7 +1792,7 @@ fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
     };
     // Priority at the same line: unknown < assignment < import < definition.
     for (i, d) in f.defs.iter().enumerate() {
-        if d.kind == DefKind::Impl && d.merged_into.is_some() {
+        if (d.kind == DefKind::Impl && d.merged_into.is_some()) || d.kind == DefKind::Scope {
             continue;
         }
         let scope = visible_parent_of(f, i as DefId);
