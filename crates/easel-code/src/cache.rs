@@ -1,5 +1,7 @@
 //! The per-file fact cache: facts keyed by the SHA-256 of (format, language, path, bytes),
-//! kept in one pack file under `.codecanvas/cache/` so that a warm start is one read.
+//! kept in one pack file under `.codecanvas/cache/` so that a warm start is one read. Each
+//! entry is encoded on its own, so entries are decoded in parallel and only when used, and
+//! unchanged entries are written back without encoding them again.
 
 use crate::error::CodeError;
 use crate::extract::FileFacts;
@@ -10,18 +12,18 @@ use std::path::Path;
 /// Where the cache lives, relative to the repository root.
 pub const CACHE_DIR: &str = ".codecanvas/cache";
 /// Bumped whenever the facts or the queries change shape, so that old entries are not read.
-pub(crate) const FORMAT: &str = "easel-code-facts-1";
+pub(crate) const FORMAT: &str = "easel-code-facts-2";
 const FILE: &str = "facts.bin";
 
 #[derive(Serialize, Deserialize)]
 struct Pack {
     format: String,
-    entries: Vec<([u8; 32], FileFacts)>,
+    entries: Vec<([u8; 32], Vec<u8>)>,
 }
 
 #[derive(Default)]
 pub(crate) struct Cache {
-    map: HashMap<[u8; 32], FileFacts>,
+    map: HashMap<[u8; 32], Vec<u8>>,
 }
 
 impl Cache {
@@ -31,6 +33,10 @@ impl Cache {
         let Ok(bytes) = std::fs::read(&path) else {
             return Cache::default();
         };
+        // An older format is expected after an upgrade: check it before decoding the rest.
+        if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+            return Cache::default();
+        }
         match postcard::from_bytes::<Pack>(&bytes) {
             Ok(p) if p.format == FORMAT => {
                 let mut map = HashMap::with_capacity(p.entries.len());
@@ -45,17 +51,20 @@ impl Cache {
         }
     }
 
+    /// The facts stored under `key`; a damaged entry is a miss.
     pub(crate) fn get(&self, key: &[u8; 32]) -> Option<FileFacts> {
-        self.map.get(key).cloned()
+        postcard::from_bytes(self.map.get(key)?).ok()
     }
 
     pub(crate) fn len(&self) -> usize {
         self.map.len()
     }
 
-    /// Replaces the cache with these entries (entries of deleted files go away).
+    /// Replaces the cache with these entries (entries of deleted files go away). Entries
+    /// already in `old` are copied as they are.
     pub(crate) fn store(
         root: &Path,
+        old: &Cache,
         keys: &[[u8; 32]],
         facts: &[FileFacts],
     ) -> Result<(), CodeError> {
@@ -65,9 +74,17 @@ impl Cache {
             source: e,
         };
         std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        let mut entries = Vec::with_capacity(keys.len());
+        for (k, f) in keys.iter().zip(facts) {
+            let bytes = match old.map.get(k) {
+                Some(b) => b.clone(),
+                None => postcard::to_stdvec(f).map_err(|e| io(&dir, std::io::Error::other(e)))?,
+            };
+            entries.push((*k, bytes));
+        }
         let pack = Pack {
             format: FORMAT.to_string(),
-            entries: keys.iter().copied().zip(facts.iter().cloned()).collect(),
+            entries,
         };
         let bytes = postcard::to_stdvec(&pack).map_err(|e| io(&dir, std::io::Error::other(e)))?;
         let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));

@@ -128,11 +128,21 @@ pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, CodeError> {
 pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let start = Instant::now();
     let files = discover(root)?;
+    tracing::debug!(
+        ms = start.elapsed().as_millis(),
+        files = files.len(),
+        "discovered"
+    );
     let cache = if opts.use_cache {
         cache::Cache::load(root)
     } else {
         cache::Cache::default()
     };
+    tracing::debug!(
+        ms = start.elapsed().as_millis(),
+        entries = cache.len(),
+        "cache loaded"
+    );
     let total = files.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Loaded, String>> = files
@@ -179,9 +189,13 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             }
         }
     }
-    let graph = resolve::Resolver::new(&facts).into_graph();
+    tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
+    let resolver = resolve::Resolver::new(&facts);
+    tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
+    let graph = resolver.into_graph();
+    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
     if opts.use_cache && (stats.parsed > 0 || cache.len() != facts.len()) {
-        cache::Cache::store(root, &keys, &facts)?;
+        cache::Cache::store(root, &cache, &keys, &facts)?;
     }
     stats.millis = start.elapsed().as_millis();
     tracing::debug!(?stats, "built the code graph");

@@ -14,9 +14,15 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use rayon::prelude::*;
 
 type FileId = u32;
-/// The targets of one call site, with whether the first parameter is bound; `None` when
-/// unresolved.
-type Targets = Option<Vec<(Ref, bool)>>;
+
+/// The outcome of the first pass for one call site.
+#[derive(Clone)]
+enum Pass1 {
+    Resolved(Vec<(Ref, bool)>),
+    Unresolved,
+    /// Unresolved, but a parameter was involved: the second pass tries again.
+    Retry,
+}
 type DefId = u32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,9 +108,21 @@ pub(crate) struct Resolver<'a> {
     /// Whether parameters take the values of the arguments at their call sites (second pass).
     param_flow: bool,
     param_memo: std::sync::RwLock<HashMap<(Ref, u32), Vec<Val>>>,
+    mro_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
+    parts_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
+    /// Files each import brings in, per file and import.
+    import_targets: Vec<Vec<Vec<FileId>>>,
+    /// Dotted names that are packages (prefixes of module names).
+    py_packages: HashSet<String>,
 }
 
 const MAX_DEPTH: u32 = 10;
+
+thread_local! {
+    /// Set when an evaluation reads a parameter: only such calls can gain targets in the
+    /// second pass.
+    static PARAM_TOUCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 const MAX_VALS: usize = 6;
 
 fn family(l: Lang) -> u8 {
@@ -194,6 +212,10 @@ impl<'a> Resolver<'a> {
             callers: HashMap::new(),
             param_flow: false,
             param_memo: std::sync::RwLock::new(HashMap::new()),
+            import_targets: Vec::new(),
+            mro_memo: std::sync::RwLock::new(HashMap::new()),
+            parts_memo: std::sync::RwLock::new(HashMap::new()),
+            py_packages: HashSet::new(),
         };
         for (i, f) in files.iter().enumerate() {
             let i = i as FileId;
@@ -246,6 +268,13 @@ impl<'a> Resolver<'a> {
             }
         }
         r.def_ids = files.iter().map(def_ids).collect();
+        for q in r.py_modules.keys() {
+            let mut rest = q.as_str();
+            while let Some((head, _)) = rest.rsplit_once('.') {
+                r.py_packages.insert(head.to_string());
+                rest = head;
+            }
+        }
         let pairs: Vec<(Ref, Ref)> = (0..files.len())
             .into_par_iter()
             .flat_map_iter(|fi| {
@@ -268,6 +297,16 @@ impl<'a> Resolver<'a> {
         for (b, c) in pairs {
             r.subclasses.entry(b).or_default().push(c);
         }
+        // Import targets do not change during resolution: compute them once.
+        let targets: Vec<Vec<Vec<FileId>>> = (0..files.len())
+            .into_par_iter()
+            .map(|fi| {
+                (0..files[fi].imports.len())
+                    .map(|ii| r.import_files_uncached(fi as FileId, ii as u32, 0))
+                    .collect()
+            })
+            .collect();
+        r.import_targets = targets;
         r
     }
 
@@ -383,7 +422,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// All edges but CONTAINS, and the unresolved calls, for one file.
-    fn file_edges(&self, fi: FileId, first: &[Targets]) -> (Vec<Edge>, Vec<Unresolved>) {
+    fn file_edges(&self, fi: FileId, first: &[Pass1]) -> (Vec<Edge>, Vec<Unresolved>) {
         let f = &self.files[fi as usize];
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
@@ -421,7 +460,8 @@ impl<'a> Resolver<'a> {
         for (ci, call) in f.calls.iter().enumerate() {
             let caller = self.caller_of(fi, call.scope);
             let targets = match first.get(ci) {
-                Some(Some(t)) => Some(t.clone()),
+                Some(Pass1::Resolved(t)) => Some(t.clone()),
+                Some(Pass1::Unresolved) => None,
                 _ => self.call_targets(fi, call),
             };
             match targets {
@@ -442,6 +482,11 @@ impl<'a> Resolver<'a> {
                 }),
             }
         }
+        // Every edge and unresolved call starts in this file, so duplicates are local.
+        let mut seen = HashSet::new();
+        edges.retain(|e| seen.insert((e.from.clone(), e.to.clone(), e.kind)));
+        let mut seen_u = HashSet::new();
+        unresolved.retain(|u| seen_u.insert((u.from.clone(), u.name.clone())));
         (edges, unresolved)
     }
 
@@ -886,7 +931,10 @@ impl<'a> Resolver<'a> {
                     None => Vec::new(),
                 }
             }
-            BindKind::Param(d, i) => self.param_values(Ref { file: fi, def: d }, i, depth + 1),
+            BindKind::Param(d, i) => {
+                PARAM_TOUCHED.with(|t| t.set(true));
+                self.param_values(Ref { file: fi, def: d }, i, depth + 1)
+            }
             BindKind::Unknown => Vec::new(),
         }
     }
@@ -1124,6 +1172,25 @@ impl<'a> Resolver<'a> {
     /// A class defined in pieces: Go methods in other files of the package, C++ methods
     /// defined outside the class (`Foo::bar` in a `.cpp`), Rust `impl` blocks in other files.
     fn class_parts(&self, c: Ref) -> Vec<Ref> {
+        if !matches!(
+            self.lang(c.file),
+            Lang::Go | Lang::Cpp | Lang::C | Lang::Rust | Lang::CSharp
+        ) {
+            return vec![c];
+        }
+        if let Ok(m) = self.parts_memo.read()
+            && let Some(v) = m.get(&c)
+        {
+            return v.clone();
+        }
+        let v = self.compute_class_parts(c);
+        if let Ok(mut m) = self.parts_memo.write() {
+            m.insert(c, v.clone());
+        }
+        v
+    }
+
+    fn compute_class_parts(&self, c: Ref) -> Vec<Ref> {
         let f = &self.files[c.file as usize];
         let mut parts = vec![c];
         let def = &f.defs[c.def as usize];
@@ -1261,6 +1328,22 @@ impl<'a> Resolver<'a> {
     /// Method resolution order: C3 linearization, falling back to depth-first order when the
     /// hierarchy has no consistent linearization.
     fn mro(&self, c: Ref, depth: u32) -> Vec<Ref> {
+        if let Ok(m) = self.mro_memo.read()
+            && let Some(v) = m.get(&c)
+        {
+            return v.clone();
+        }
+        let v = self.compute_mro(c, depth);
+        // Deep in a chain of lookups, bases may have been cut short by the depth limit.
+        if depth <= 2
+            && let Ok(mut m) = self.mro_memo.write()
+        {
+            m.insert(c, v.clone());
+        }
+        v
+    }
+
+    fn compute_mro(&self, c: Ref, depth: u32) -> Vec<Ref> {
         self.c3(c, depth, &mut Vec::new()).unwrap_or_else(|| {
             let mut out = vec![c];
             let mut i = 0;
@@ -1463,8 +1546,7 @@ impl<'a> Resolver<'a> {
             }
             return Vec::new();
         }
-        let prefix = format!("{q}.");
-        if self.py_modules.keys().any(|k| k.starts_with(&prefix)) {
+        if self.py_packages.contains(q) {
             return vec![Val::Namespace(q.to_string())];
         }
         Vec::new()
@@ -1472,6 +1554,17 @@ impl<'a> Resolver<'a> {
 
     /// The repository files an import statement brings in.
     fn import_files(&self, fi: FileId, ii: u32, depth: u32) -> Vec<FileId> {
+        if let Some(t) = self
+            .import_targets
+            .get(fi as usize)
+            .and_then(|f| f.get(ii as usize))
+        {
+            return t.clone();
+        }
+        self.import_files_uncached(fi, ii, depth)
+    }
+
+    fn import_files_uncached(&self, fi: FileId, ii: u32, depth: u32) -> Vec<FileId> {
         if depth > MAX_DEPTH {
             return Vec::new();
         }
@@ -1652,21 +1745,35 @@ impl<'a> Resolver<'a> {
     }
 
     pub(crate) fn into_graph(mut self) -> Graph {
-        let (mut nodes, mut edges) = self.nodes();
+        let t = std::time::Instant::now();
+        let (nodes, mut edges) = self.nodes();
+        tracing::debug!(ms = t.elapsed().as_millis(), "nodes");
         // First pass: everything that does not depend on parameter values.
-        let first: Vec<Vec<Targets>> = (0..self.files.len() as FileId)
+        let first: Vec<Vec<Pass1>> = (0..self.files.len() as FileId)
             .into_par_iter()
             .map(|fi| {
                 self.files[fi as usize]
                     .calls
                     .iter()
-                    .map(|c| self.call_targets(fi, c))
+                    .map(|c| {
+                        PARAM_TOUCHED.with(|t| t.set(false));
+                        let t = self.call_targets(fi, c);
+                        if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
+                            // Final: nothing a parameter could change.
+                            return Pass1::Unresolved;
+                        }
+                        match t {
+                            Some(t) => Pass1::Resolved(t),
+                            None => Pass1::Retry,
+                        }
+                    })
                     .collect()
             })
             .collect();
         for (fi, calls) in first.iter().enumerate() {
             for (ci, t) in calls.iter().enumerate() {
-                for (r, bound) in t.iter().flatten() {
+                let Pass1::Resolved(t) = t else { continue };
+                for (r, bound) in t {
                     self.callers
                         .entry(*r)
                         .or_default()
@@ -1678,7 +1785,10 @@ impl<'a> Resolver<'a> {
         for (fi, f) in self.files.iter().enumerate() {
             for (ci, c) in f.calls.iter().enumerate() {
                 if c.decorates.is_some() {
-                    for (r, _) in first[fi][ci].iter().flatten() {
+                    let Pass1::Resolved(t) = &first[fi][ci] else {
+                        continue;
+                    };
+                    for (r, _) in t {
                         self.callers
                             .entry(*r)
                             .or_default()
@@ -1687,6 +1797,7 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
+        tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
         self.param_flow = true;
         let this = &self;
         let first = &first;
@@ -1694,21 +1805,12 @@ impl<'a> Resolver<'a> {
             .into_par_iter()
             .map(|fi| this.file_edges(fi, &first[fi as usize]))
             .collect();
+        tracing::debug!(ms = t.elapsed().as_millis(), "second pass");
         let mut unresolved = Vec::new();
         for (e, u) in per_file {
             edges.extend(e);
             unresolved.extend(u);
         }
-        let mut seen = HashSet::new();
-        edges.retain(|e| seen.insert(e.clone()));
-        let mut seen_u = HashSet::new();
-        unresolved.retain(|u| seen_u.insert((u.from.clone(), u.name.clone())));
-        nodes.sort_by(|a, b| {
-            a.file
-                .cmp(&b.file)
-                .then(a.start_line.cmp(&b.start_line))
-                .then(a.id.cmp(&b.id))
-        });
         Graph {
             nodes,
             edges,
