@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
@@ -42,3 +42,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p fuzz/corpus/canvas_parse && cp fuzz/seeds/* fuzz/corpus/canvas_parse/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run canvas_parse -- -max_total_time=$(FUZZ_SECONDS)
+
+## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
+bench-code:
+	scripts/bench-code.sh
