@@ -39,3 +39,6 @@
 
 ; A lambda is a scope of its own: its parameters are not the enclosing function's names.
 (lambda) @scope
+
+; `raise Error` constructs the exception without parentheses.
+(raise_statement [(identifier) (attribute)] @call.maybe)

@@ -17,6 +17,8 @@ pub enum Seg {
     Call,
     /// Python's `super()`, Java's and JavaScript's `super`.
     Super,
+    /// A subscript with a literal key: `table["a"]`, `items[0]`.
+    Index(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,6 +116,9 @@ pub struct AssignFact {
     pub value: Option<Vec<Seg>>,
     /// A declared type: the value is an instance of it.
     pub type_name: Option<Vec<Seg>>,
+    /// For a literal dict, list, tuple, object or array value: its elements by key (`"0"`,
+    /// `"1"`, ... for sequences).
+    pub elements: Vec<(String, Option<Vec<Seg>>)>,
     pub line: u32,
 }
 
@@ -666,6 +671,12 @@ impl<'s, 't> Extractor<'s, 't> {
             "this_expression" => out.push(Seg::Name("this".into())),
             "base_expression" => out.push(Seg::Super),
             _ if IDENT_KINDS.contains(&k) => out.push(Seg::Name(self.text(n))),
+            "subscript" | "subscript_expression" => {
+                let obj = field("value").or_else(|| field("object"))?;
+                let key = field("subscript").or_else(|| field("index"))?;
+                self.segs_into(obj, out, depth + 1)?;
+                out.push(Seg::Index(self.literal_key(key)?));
+            }
             "attribute" => {
                 self.segs_into(field("object")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("attribute")?)));
@@ -1163,6 +1174,8 @@ impl<'s, 't> Extractor<'s, 't> {
             s.into_iter()
                 .map(|s| match s {
                     Seg::Name(n) => Some(n),
+                    // `table["k"] = f` sets one element of `table`.
+                    Seg::Index(k) => Some(format!("[{k}]")),
                     _ => None,
                 })
                 .collect::<Option<Vec<_>>>()
@@ -1171,11 +1184,13 @@ impl<'s, 't> Extractor<'s, 't> {
             Some(target) if !target.is_empty() => {
                 let value = right.and_then(|r| self.segs(r));
                 let type_name = ty.and_then(|t| self.segs(t));
+                let elements = right.map(|r| self.elements(r)).unwrap_or_default();
                 self.facts.assigns.push(AssignFact {
                     scope,
                     target,
                     value,
                     type_name,
+                    elements,
                     line,
                 });
             }
@@ -1186,6 +1201,55 @@ impl<'s, 't> Extractor<'s, 't> {
                     self.facts.binds.push(BindFact { scope, name, line });
                 }
             }
+        }
+    }
+
+    /// The elements of a literal container, by key.
+    fn elements(&self, n: Node) -> Vec<(String, Option<Vec<Seg>>)> {
+        let mut out = Vec::new();
+        match n.kind() {
+            "dictionary" | "object" => {
+                let mut cur = n.walk();
+                for ch in n.named_children(&mut cur) {
+                    if ch.kind() != "pair" {
+                        continue;
+                    }
+                    let (Some(k), Some(v)) = (
+                        ch.child_by_field_name("key"),
+                        ch.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    if let Some(key) = self.literal_key(k) {
+                        out.push((key, self.segs(v)));
+                    }
+                }
+            }
+            "list" | "tuple" | "array" => {
+                let mut cur = n.walk();
+                for (i, ch) in n
+                    .named_children(&mut cur)
+                    .filter(|c| c.kind() != "comment")
+                    .enumerate()
+                {
+                    out.push((i.to_string(), self.segs(ch)));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// A string, number or bare property name used as a key.
+    fn literal_key(&self, k: Node) -> Option<String> {
+        match k.kind() {
+            "string" => {
+                let t = self.text(k);
+                let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                Some(unquote(t))
+            }
+            "integer" | "number" | "property_identifier" => Some(self.text(k)),
+            _ => None,
         }
     }
 

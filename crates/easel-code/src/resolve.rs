@@ -48,6 +48,8 @@ enum Val {
     Bound(Ref),
     /// `super()` inside this class.
     Super(Ref),
+    /// A literal dict, list, tuple, object or array: the assignment that made it.
+    Lit(FileId, u32),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -72,6 +74,8 @@ struct FileIndex {
     bindings: HashMap<(Option<DefId>, String), Vec<Binding>>,
     /// Class → attribute → assignments `self.attr = ...` in its methods.
     inst_attrs: HashMap<(DefId, String), Vec<u32>>,
+    /// (scope, name, key) → assignments `name[key] = ...`.
+    elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>>,
     /// Scope → names declared global/nonlocal there.
     globals: HashSet<(Option<DefId>, String)>,
     stars: Vec<u32>,
@@ -538,7 +542,7 @@ impl<'a> Resolver<'a> {
         }
         let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
         if call.maybe {
-            vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_)));
+            vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
         }
         if vals.is_empty() {
             return None;
@@ -650,7 +654,7 @@ impl<'a> Resolver<'a> {
                 Some(c) => vec![Val::Super(c)],
                 None => Vec::new(),
             },
-            Seg::Call => Vec::new(),
+            Seg::Call | Seg::Index(_) => Vec::new(),
         };
         for seg in &segs[1..] {
             if vals.is_empty() {
@@ -661,6 +665,7 @@ impl<'a> Resolver<'a> {
                 match seg {
                     Seg::Name(n) => next.extend(self.member(v, n, depth + 1)),
                     Seg::Call => next.extend(self.call_result(v, depth + 1)),
+                    Seg::Index(k) => next.extend(self.element(v, k, depth + 1)),
                     Seg::Super => {}
                 }
             }
@@ -910,8 +915,8 @@ impl<'a> Resolver<'a> {
                 }
             }
             BindKind::Import(i) => self.import_val(fi, i, depth + 1),
-            BindKind::Assign(a) => {
-                let a = &f.assigns[a as usize];
+            BindKind::Assign(idx) => {
+                let a = &f.assigns[idx as usize];
                 if let Some(t) = &a.type_name {
                     let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
                     let inst: Vec<Val> = vals
@@ -924,6 +929,9 @@ impl<'a> Resolver<'a> {
                     if !inst.is_empty() {
                         return inst;
                     }
+                }
+                if !a.elements.is_empty() {
+                    return vec![Val::Lit(fi, idx)];
                 }
                 match &a.value {
                     // A value assigned on the line it is read from is the previous one.
@@ -965,7 +973,15 @@ impl<'a> Resolver<'a> {
             let call = &self.files[cf as usize].calls[ci as usize];
             if let Some(d) = call.decorates {
                 if i == 0 {
-                    out.push(Val::Func(Ref { file: cf, def: d }));
+                    // A decorator receives what the decorators below it made of the function.
+                    let target = Ref { file: cf, def: d };
+                    let pos = self
+                        .def(target)
+                        .decorators
+                        .iter()
+                        .position(|s| *s == call.callee)
+                        .unwrap_or(0);
+                    out.extend(self.decorated_below(target, pos + 1, depth + 1));
                 }
                 continue;
             }
@@ -997,9 +1013,15 @@ impl<'a> Resolver<'a> {
     /// A function's value after its decorators: itself when they return it, the wrapper
     /// when a decorator defined here returns a nested function.
     fn decorated(&self, r: Ref, depth: u32) -> Vec<Val> {
+        self.decorated_below(r, 0, depth)
+    }
+
+    /// The function's value after the decorators from position `from` inward (decorators are
+    /// listed outermost first and applied innermost first).
+    fn decorated_below(&self, r: Ref, from: usize, depth: u32) -> Vec<Val> {
         let def = self.def(r);
         let mut cur = Val::Func(r);
-        for dec in def.decorators.iter().rev() {
+        for dec in def.decorators.iter().skip(from).rev() {
             let vals = self.eval(r.file, def.parent, dec, Some(def.start_line), depth + 1);
             let [Val::Func(d)] = vals.as_slice() else {
                 continue;
@@ -1028,6 +1050,31 @@ impl<'a> Resolver<'a> {
             }
         }
         vec![cur]
+    }
+
+    /// `container[key]` for a literal container.
+    fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
+        let Val::Lit(f, a) = v else {
+            return Vec::new();
+        };
+        let fa = &self.files[*f as usize].assigns[*a as usize];
+        let ix = &self.idx[*f as usize];
+        if let Some(name) = fa.target.first()
+            && let Some(sets) = ix
+                .elem_assigns
+                .get(&(fa.scope, name.clone(), key.to_string()))
+            && let Some(&last) = sets.last()
+        {
+            let set = &self.files[*f as usize].assigns[last as usize];
+            return match &set.value {
+                Some(v) => self.eval(*f, set.scope, v, Some(set.line), depth + 1),
+                None => Vec::new(),
+            };
+        }
+        match fa.elements.iter().find(|(k, _)| k == key) {
+            Some((_, Some(segs))) => self.eval(*f, fa.scope, segs, Some(fa.line), depth + 1),
+            _ => Vec::new(),
+        }
     }
 
     fn call_result(&self, v: &Val, depth: u32) -> Vec<Val> {
@@ -1126,7 +1173,9 @@ impl<'a> Resolver<'a> {
                 }
                 Vec::new()
             }
-            Val::Func(_) | Val::Bound(_) => Vec::new(),
+            // A JavaScript object literal's properties are its elements.
+            Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
+            Val::Func(_) | Val::Bound(_) | Val::Lit(..) => Vec::new(),
         }
     }
 
@@ -1941,6 +1990,7 @@ fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
         );
     }
     let mut inst_attrs: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
+    let mut elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>> = HashMap::new();
     for (i, a) in f.assigns.iter().enumerate() {
         if a.target.len() == 1 {
             push(
@@ -1951,6 +2001,15 @@ fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
                     kind: BindKind::Assign(i as u32),
                 },
             );
+        } else if a.target.len() == 2 && a.target[1].starts_with('[') {
+            let key = a.target[1]
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string();
+            elem_assigns
+                .entry((a.scope, a.target[0].clone(), key))
+                .or_default()
+                .push(i as u32);
         } else if a.target.len() == 2
             && let Some(s) = a.scope
         {
@@ -2071,6 +2130,7 @@ fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
     FileIndex {
         bindings,
         inst_attrs,
+        elem_assigns,
         globals,
         stars,
         qualname,
