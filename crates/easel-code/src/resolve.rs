@@ -114,6 +114,8 @@ pub(crate) struct Resolver<'a> {
     param_memo: std::sync::RwLock<HashMap<(Ref, u32), Vec<Val>>>,
     mro_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
     parts_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
+    /// Ruby methods defined at the top level of a file, by name.
+    ruby_top: HashMap<String, Vec<Ref>>,
     /// Files each import brings in, per file and import.
     import_targets: Vec<Vec<Vec<FileId>>>,
     /// Dotted names that are packages (prefixes of module names).
@@ -217,6 +219,7 @@ impl<'a> Resolver<'a> {
             param_flow: false,
             param_memo: std::sync::RwLock::new(HashMap::new()),
             import_targets: Vec::new(),
+            ruby_top: HashMap::new(),
             mro_memo: std::sync::RwLock::new(HashMap::new()),
             parts_memo: std::sync::RwLock::new(HashMap::new()),
             py_packages: HashSet::new(),
@@ -259,6 +262,9 @@ impl<'a> Resolver<'a> {
                             .entry((family(f.lang), def.name.clone()))
                             .or_default()
                             .push(rf);
+                    }
+                    DefKind::Func if f.lang == Lang::Ruby && def.parent.is_none() => {
+                        r.ruby_top.entry(def.name.clone()).or_default().push(rf);
                     }
                     DefKind::Func
                         if matches!(f.lang, Lang::C | Lang::Cpp)
@@ -858,16 +864,10 @@ impl<'a> Resolver<'a> {
         if lang == Lang::Ruby {
             // Top-level Ruby methods are private methods of Object: callable from anywhere
             // once loaded; take a unique one.
-            let mut found = Vec::new();
-            for (i, g) in self.files.iter().enumerate() {
-                if g.lang == Lang::Ruby && i as FileId != fi {
-                    found.extend(self.module_member(i as FileId, name, depth + 1, false));
-                    if found.len() > 1 {
-                        return Vec::new();
-                    }
-                }
-            }
-            return found;
+            return match self.ruby_top.get(name).map(Vec::as_slice) {
+                Some([only]) if only.file != fi => vec![Val::Func(*only)],
+                _ => Vec::new(),
+            };
         }
         Vec::new()
     }
