@@ -42,3 +42,7 @@
 
 ; `raise Error` constructs the exception without parentheses.
 (raise_statement [(identifier) (attribute)] @call.maybe)
+
+; A loop variable takes the values of what it iterates over; a generator yields them.
+(for_statement left: (identifier) @iter.left right: (_) @iter.right) @iter
+(yield (_) @return.value) @return

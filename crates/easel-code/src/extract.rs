@@ -19,6 +19,8 @@ pub enum Seg {
     Super,
     /// A subscript with a literal key: `table["a"]`, `items[0]`.
     Index(String),
+    /// One of the values iterating over the expression gives (`for x in <expr>`).
+    Iter,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,6 +136,8 @@ pub struct BindFact {
 pub struct ReturnFact {
     pub scope: Option<u32>,
     pub value: Option<Vec<Seg>>,
+    /// A `yield`: the function makes a generator of these values.
+    pub yields: bool,
 }
 
 /// Everything the resolver needs to know about one file.
@@ -195,6 +199,9 @@ struct Captures {
     global: Option<u32>,
     ret: Option<u32>,
     ret_value: Option<u32>,
+    iter: Option<u32>,
+    iter_left: Option<u32>,
+    iter_right: Option<u32>,
     package: Option<u32>,
     export_default: Option<u32>,
 }
@@ -233,6 +240,9 @@ impl Captures {
             global: i("global"),
             ret: i("return"),
             ret_value: i("return.value"),
+            iter: i("iter"),
+            iter_left: i("iter.left"),
+            iter_right: i("iter.right"),
             package: i("package"),
             export_default: i("export.default"),
         }
@@ -401,6 +411,10 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.pending.push(Pending::Bind(n));
         } else if let Some(n) = get(k.global) {
             x.pending.push(Pending::Global(n));
+        } else if let (Some(n), Some(l), Some(r)) =
+            (get(k.iter), get(k.iter_left), get(k.iter_right))
+        {
+            x.pending.push(Pending::Iter(n, l, r));
         } else if let Some(n) = get(k.ret) {
             x.pending.push(Pending::Return(n, get(k.ret_value)));
         } else if let Some(n) = get(k.package) {
@@ -496,6 +510,7 @@ enum Pending<'t> {
     Bind(Node<'t>),
     Global(Node<'t>),
     Return(Node<'t>, Option<Node<'t>>),
+    Iter(Node<'t>, Node<'t>, Node<'t>),
 }
 
 struct Extractor<'s, 't> {
@@ -971,7 +986,27 @@ impl<'s, 't> Extractor<'s, 't> {
                 Pending::Return(n, v) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let value = v.and_then(|v| self.segs(v));
-                    self.facts.returns.push(ReturnFact { scope, value });
+                    let yields = n.kind() == "yield";
+                    self.facts.returns.push(ReturnFact {
+                        scope,
+                        value,
+                        yields,
+                    });
+                }
+                Pending::Iter(n, left, right) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    if let Some(mut value) = self.segs(right) {
+                        value.push(Seg::Iter);
+                        self.facts.assigns.push(AssignFact {
+                            scope,
+                            target: vec![self.text(left)],
+                            value: Some(value),
+                            type_name: None,
+                            elements: Vec::new(),
+                            line,
+                        });
+                    }
                 }
             }
         }

@@ -50,6 +50,8 @@ enum Val {
     Super(Ref),
     /// A literal dict, list, tuple, object or array: the assignment that made it.
     Lit(FileId, u32),
+    /// What calling a generator function gives.
+    Gen(Ref),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -130,6 +132,7 @@ thread_local! {
     static PARAM_TOUCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 const MAX_VALS: usize = 6;
+const MAX_PARAM_VALS: usize = 16;
 
 fn family(l: Lang) -> u8 {
     match l {
@@ -660,7 +663,7 @@ impl<'a> Resolver<'a> {
                 Some(c) => vec![Val::Super(c)],
                 None => Vec::new(),
             },
-            Seg::Call | Seg::Index(_) => Vec::new(),
+            Seg::Call | Seg::Index(_) | Seg::Iter => Vec::new(),
         };
         for seg in &segs[1..] {
             if vals.is_empty() {
@@ -672,6 +675,7 @@ impl<'a> Resolver<'a> {
                     Seg::Name(n) => next.extend(self.member(v, n, depth + 1)),
                     Seg::Call => next.extend(self.call_result(v, depth + 1)),
                     Seg::Index(k) => next.extend(self.element(v, k, depth + 1)),
+                    Seg::Iter => next.extend(self.iterate(v, depth + 1)),
                     Seg::Super => {}
                 }
             }
@@ -1001,7 +1005,8 @@ impl<'a> Resolver<'a> {
             }
         }
         dedup(&mut out);
-        if out.len() > MAX_VALS {
+        // Every call site adds its argument: a union wider than one value per site is normal.
+        if out.len() > MAX_PARAM_VALS {
             out.clear();
         }
         if let Ok(mut m) = self.param_memo.write() {
@@ -1029,7 +1034,7 @@ impl<'a> Resolver<'a> {
             let dd = self.def(*d);
             let mut wrapper = None;
             for ret in &self.files[d.file as usize].returns {
-                if ret.scope != Some(d.def) {
+                if ret.scope != Some(d.def) || ret.yields {
                     continue;
                 }
                 let Some(v) = &ret.value else { continue };
@@ -1077,6 +1082,37 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// The values a loop over `v` binds: what a generator yields, a literal's elements.
+    fn iterate(&self, v: &Val, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        match v {
+            Val::Gen(r) => {
+                for ret in &self.files[r.file as usize].returns {
+                    if ret.yields
+                        && ret.scope == Some(r.def)
+                        && let Some(val) = &ret.value
+                    {
+                        out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
+                    }
+                }
+            }
+            Val::Lit(f, a) => {
+                let fa = &self.files[*f as usize].assigns[*a as usize];
+                for (_, e) in &fa.elements {
+                    if let Some(segs) = e {
+                        out.extend(self.eval(*f, fa.scope, segs, Some(fa.line), depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+        dedup(&mut out);
+        out
+    }
+
     fn call_result(&self, v: &Val, depth: u32) -> Vec<Val> {
         if depth > MAX_DEPTH {
             return Vec::new();
@@ -1084,8 +1120,12 @@ impl<'a> Resolver<'a> {
         match v {
             Val::Class(c) => vec![Val::Instance(*c)],
             Val::Func(r) | Val::Bound(r) => {
+                let rets = &self.files[r.file as usize].returns;
+                if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {
+                    return vec![Val::Gen(*r)];
+                }
                 let mut out = Vec::new();
-                for ret in &self.files[r.file as usize].returns {
+                for ret in rets {
                     if ret.scope == Some(r.def)
                         && let Some(val) = &ret.value
                     {
@@ -1175,7 +1215,7 @@ impl<'a> Resolver<'a> {
             }
             // A JavaScript object literal's properties are its elements.
             Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
-            Val::Func(_) | Val::Bound(_) | Val::Lit(..) => Vec::new(),
+            Val::Func(_) | Val::Bound(_) | Val::Lit(..) | Val::Gen(_) => Vec::new(),
         }
     }
 
