@@ -47,7 +47,7 @@ use std::time::Instant;
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// A file's facts, its cache key, and whether they came from the cache.
-type Loaded = (FileFacts, [u8; 32], bool);
+type Loaded = (FileFacts, [u8; 32], bool, Option<cache::Stamp>);
 
 /// How to build the graph.
 #[derive(Default)]
@@ -76,6 +76,9 @@ pub struct Built {
     pub stats: BuildStats,
     /// Files that could not be read or parsed, with the reason.
     pub problems: Vec<String>,
+    /// Every file came from the cache and no file was added or removed since the last build
+    /// that used the cache: the graph is the one that build made.
+    pub unchanged: bool,
 }
 
 /// Every source file under `root` that a language here knows, honouring `.gitignore`,
@@ -144,18 +147,38 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         "cache loaded"
     );
     let total = files.len();
+    let settled = std::time::SystemTime::now()
+        .checked_sub(std::time::Duration::from_secs(2))
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Loaded, String>> = files
         .par_iter()
         .map(|(rel, lang)| {
             let r = (|| {
-                let bytes = std::fs::read(root.join(rel)).map_err(|e| format!("{rel}: {e}"))?;
+                let path = root.join(rel);
+                // A file whose size and modification time are those of the last run has the
+                // content hash of the last run: no need to read it again.
+                let stamp = std::fs::metadata(&path)
+                    .ok()
+                    .and_then(|m| cache::Stamp::of(&m));
+                // Timestamps are coarse: a file written in the last two seconds may have changed
+                // again without its stamp changing, so it is read (as git does for racy files).
+                if let Some(st) = stamp
+                    && st.older_than(settled)
+                    && let Some(key) = cache.key_for(rel, st)
+                    && let Some(f) = cache.get(&key)
+                {
+                    return Ok((f, key, true, stamp));
+                }
+                let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
                 let key = content_key(rel, *lang, &bytes);
                 if let Some(f) = cache.get(&key) {
-                    return Ok((f, key, true));
+                    return Ok((f, key, true, stamp));
                 }
                 let facts = extract::extract(*lang, rel, &bytes)?;
-                Ok((facts, key, false))
+                Ok((facts, key, false, stamp))
             })();
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if let Some(p) = opts.progress {
@@ -171,9 +194,11 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         ..BuildStats::default()
     };
     let mut problems = Vec::new();
+    let mut stamps = Vec::with_capacity(total);
     for r in results {
         match r {
-            Ok((f, key, hit)) => {
+            Ok((f, key, hit, stamp)) => {
+                stamps.push(stamp);
                 stats.lines += u64::from(f.lines);
                 if hit {
                     stats.cached += 1;
@@ -194,8 +219,13 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
     let graph = resolver.into_graph();
     tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
-    if opts.use_cache && (stats.parsed > 0 || cache.len() != facts.len()) {
-        cache::Cache::store(root, &cache, &keys, &facts)?;
+    let unchanged = opts.use_cache
+        && stats.parsed == 0
+        && problems.is_empty()
+        && cache.len() == facts.len()
+        && !cache.stale(&facts, &stamps);
+    if opts.use_cache && !unchanged {
+        cache::Cache::store(root, &cache, &keys, &stamps, &facts)?;
     }
     stats.millis = start.elapsed().as_millis();
     tracing::debug!(?stats, "built the code graph");
@@ -203,6 +233,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         graph,
         stats,
         problems,
+        unchanged,
     })
 }
 

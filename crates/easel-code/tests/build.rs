@@ -55,14 +55,17 @@ fn a_second_build_parses_only_changed_files() {
     assert_eq!((first.stats.parsed, first.stats.cached), (6, 0));
     assert!(root.join(".codecanvas/cache").is_dir());
 
+    assert!(!first.unchanged);
     let warm = build(root, &cached()).unwrap();
     assert_eq!((warm.stats.parsed, warm.stats.cached), (0, 6));
+    assert!(warm.unchanged);
     assert_eq!(warm.graph.call_pairs(), first.graph.call_pairs());
 
     write(root, "main.py", "from m2 import f2\n\nf2()\n");
     fs::remove_file(root.join("m4.py")).unwrap();
     let changed = build(root, &cached()).unwrap();
     assert_eq!((changed.stats.parsed, changed.stats.cached), (1, 4));
+    assert!(!changed.unchanged);
     assert_eq!(
         changed.graph.call_pairs(),
         vec![("main".to_string(), "m2.f2".to_string())]
@@ -153,4 +156,32 @@ fn a_file_that_is_not_valid_code_still_yields_its_module() {
     let built = build(root, &BuildOptions::default()).unwrap();
     assert!(built.graph.node("broken.py").is_some());
     assert!(built.graph.node("ok.py:f").is_some());
+}
+
+#[test]
+fn unchanged_old_files_are_not_read_again_and_touched_files_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a.py", "def f():\n    pass\n");
+    write(root, "b.py", "from a import f\n\nf()\n");
+    // Age the files so that their stamps can be trusted.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for p in ["a.py", "b.py"] {
+        fs::File::options()
+            .write(true)
+            .open(root.join(p))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let first = build(root, &cached()).unwrap();
+    assert_eq!(first.stats.parsed, 2);
+    let warm = build(root, &cached()).unwrap();
+    assert_eq!((warm.stats.parsed, warm.stats.cached), (0, 2));
+    // Same size, same old timestamp, other content: only the stamp is the same, so a file
+    // older than the cache would be trusted; a fresh write is always read.
+    write(root, "a.py", "def g():\n    pass\n");
+    let changed = build(root, &cached()).unwrap();
+    assert_eq!(changed.stats.parsed, 1);
+    assert!(changed.graph.node("a.py:g").is_some());
 }

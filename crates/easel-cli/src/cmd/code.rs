@@ -109,7 +109,11 @@ struct EdgeCounts {
 
 fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
     let built = build(dir)?;
-    let path = easel_code::save_graph(dir, &built.graph)?;
+    let path = easel_code::graph_path(dir);
+    // The same inputs make the same graph: keep the file from the last run.
+    if !(built.unchanged && path.is_file()) {
+        easel_code::save_graph(dir, &built.graph)?;
+    }
     let g = &built.graph;
     let mut nodes = Counts::default();
     for n in &g.nodes {
