@@ -51,6 +51,8 @@ pub struct Def {
     pub bases: Vec<Vec<Seg>>,
     pub decorators: Vec<Vec<Seg>>,
     pub params: Vec<String>,
+    /// The declared type of each parameter, where it has one (`item: Item`, `Item item`).
+    pub param_types: Vec<Option<Vec<Seg>>>,
     pub is_lambda: bool,
     /// The type a Go method's receiver or a C++ out-of-class method names (`Foo::bar`).
     pub receiver: Option<String>,
@@ -341,13 +343,18 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             }
             let body = get(k.func_body).unwrap_or(n);
             let mut params = get(k.func_params).map(|p| x.params(p)).unwrap_or_default();
+            let mut types = get(k.func_params)
+                .map(|p| x.param_types(p))
+                .unwrap_or_default();
             if let Some(s) = get(k.func_self) {
                 params.insert(0, x.text(s));
+                types.insert(0, None);
             }
             x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
             let is_static = get(k.func_static).is_some();
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
+                d.param_types = types;
                 if is_static {
                     d.is_classmethod = true;
                 }
@@ -595,6 +602,7 @@ impl<'s, 't> Extractor<'s, 't> {
             bases,
             decorators,
             params: Vec::new(),
+            param_types: Vec::new(),
             is_lambda,
             receiver,
             merged_into: None,
@@ -664,6 +672,54 @@ impl<'s, 't> Extractor<'s, 't> {
             }
         }
         out
+    }
+
+    /// The declared types of the parameters, aligned with [`Extractor::params`].
+    fn param_types(&self, p: Node) -> Vec<Option<Vec<Seg>>> {
+        let mut out = Vec::new();
+        let mut cur = p.walk();
+        for ch in p.named_children(&mut cur) {
+            if ch.kind() == "comment" {
+                continue;
+            }
+            if IDENT_KINDS.contains(&ch.kind()) {
+                out.push(None);
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier");
+            if named.or_else(|| first_identifier(ch)).is_none() {
+                continue;
+            }
+            out.push(
+                ch.child_by_field_name("type")
+                    .and_then(|t| self.type_segs(t, 0)),
+            );
+        }
+        out
+    }
+
+    /// A type as segments: `Item`, `pkg.Item`, `&mut Item`, `*Item`, `: Item`, `Item<T>`.
+    fn type_segs(&self, t: Node, depth: u32) -> Option<Vec<Seg>> {
+        if depth > 8 {
+            return None;
+        }
+        match t.kind() {
+            "type_annotation" | "type" | "pointer_type" | "nullable_type" => {
+                self.type_segs(t.named_child(0)?, depth + 1)
+            }
+            "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            "generic_type" => {
+                let inner = t
+                    .child_by_field_name("type")
+                    .or_else(|| t.child_by_field_name("name"))
+                    .or_else(|| t.named_child(0))?;
+                self.type_segs(inner, depth + 1)
+            }
+            _ => self.segs(t),
+        }
     }
 
     /// A dotted expression as segments, or `None` when it is not one.

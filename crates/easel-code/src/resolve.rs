@@ -944,6 +944,21 @@ impl<'a> Resolver<'a> {
                 }
             }
             BindKind::Param(d, i) => {
+                // A declared type says what the parameter is.
+                let def = &f.defs[d as usize];
+                if let Some(Some(t)) = def.param_types.get(i as usize) {
+                    let inst: Vec<Val> = self
+                        .eval(fi, def.parent, t, None, depth + 1)
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !inst.is_empty() {
+                        return inst;
+                    }
+                }
                 PARAM_TOUCHED.with(|t| t.set(true));
                 self.param_values(Ref { file: fi, def: d }, i, depth + 1)
             }
