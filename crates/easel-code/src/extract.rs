@@ -53,6 +53,8 @@ pub struct Def {
     pub params: Vec<String>,
     /// The declared type of each parameter, where it has one (`item: Item`, `Item item`).
     pub param_types: Vec<Option<Vec<Seg>>>,
+    /// The declared return type, where there is one.
+    pub return_type: Option<Vec<Seg>>,
     pub is_lambda: bool,
     /// The type a Go method's receiver or a C++ out-of-class method names (`Foo::bar`).
     pub receiver: Option<String>,
@@ -352,9 +354,14 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             }
             x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
             let is_static = get(k.func_static).is_some();
+            let returns = ["return_type", "result", "returns", "type"]
+                .iter()
+                .find_map(|f| n.child_by_field_name(f))
+                .and_then(|t| x.type_segs(t, 0));
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
                 d.param_types = types;
+                d.return_type = returns;
                 if is_static {
                     d.is_classmethod = true;
                 }
@@ -603,6 +610,7 @@ impl<'s, 't> Extractor<'s, 't> {
             decorators,
             params: Vec::new(),
             param_types: Vec::new(),
+            return_type: None,
             is_lambda,
             receiver,
             merged_into: None,

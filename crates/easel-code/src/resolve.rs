@@ -1147,6 +1147,19 @@ impl<'a> Resolver<'a> {
                         out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
                     }
                 }
+                if out.is_empty()
+                    && let Some(t) = &self.def(*r).return_type
+                {
+                    // No return value we can follow: the declared type says what it is.
+                    out = self
+                        .eval(r.file, Some(r.def), t, None, depth + 1)
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                }
                 dedup(&mut out);
                 out
             }
