@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks `easel code init` on real code fetched from the package registries at bench time:
 # the flask and requests sdists (PyPI), a large npm package, a large crate (crates.io through
-# cargo), and all of them together. Prints a Markdown table: lines, files, cold init, warm
+# cargo), all of them together, and the django sdist (PyPI) as a large Python project. Prints a Markdown table: lines, files, cold init, warm
 # re-init with nothing changed, re-init after one file changed, and peak memory.
 #
 # Usage: scripts/bench-code.sh [WORKDIR]    (default: a fresh folder under /tmp)
@@ -22,6 +22,10 @@ fetch() {
     pip download -q --no-binary :all: --no-deps -d "$WORK/dl" flask requests >/dev/null
     for f in "$WORK"/dl/*.tar.gz; do tar xzf "$f"; done
     mv flask-*/ flask && mv requests-*/ requests
+  fi
+  if [ ! -d django ]; then
+    pip download -q --no-binary :all: --no-deps -d "$WORK/dl-django" django >/dev/null
+    tar xzf "$WORK"/dl-django/*.tar.gz && mv django-*/ django
   fi
   if [ ! -d npm ]; then
     (cd "$WORK/dl" && npm pack -q "$NPM_PKG" >/dev/null)
@@ -73,7 +77,7 @@ changed() {
 fetch
 echo "| corpus | files | lines | cold init | warm re-init | one file changed | peak memory (cold) |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-for c in flask requests npm crate all; do
+for c in flask requests npm crate all django; do
   dir="$WORK/src/$c"
   read -r cold_ms cold_mb < <(median3 cold "$dir")
   stats=$("$EASEL" --json code init "$dir")

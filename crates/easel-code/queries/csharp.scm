@@ -23,10 +23,10 @@
   name: (identifier) @func.name
   parameters: (parameter_list) @func.params
   body: (_)? @func.body) @func
+; The whole constructor is its scope: `: base(...)` runs inside it, before the body.
 (constructor_declaration
   name: (identifier) @func.name
-  parameters: (parameter_list) @func.params
-  body: (_)? @func.body) @func
+  parameters: (parameter_list) @func.params) @func
 (local_function_statement
   name: (identifier) @func.name
   parameters: (parameter_list) @func.params
@@ -48,3 +48,4 @@
 (foreach_statement left: (_) @bind)
 
 (return_statement (_) @return.value) @return
+(constructor_initializer) @call

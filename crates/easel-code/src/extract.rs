@@ -1132,6 +1132,20 @@ impl<'s, 't> Extractor<'s, 't> {
                 let t = self.text(name);
                 (Some(vec![Seg::Name(t.clone())]), t, false)
             }
+            // C# `: base(...)` and `: this(...)` before a constructor's body.
+            "constructor_initializer" => {
+                let t = self.text(n);
+                let t = t.trim_start_matches(':').trim_start();
+                if t.starts_with("base") {
+                    (Some(vec![Seg::Super]), "base".to_string(), false)
+                } else {
+                    (
+                        Some(vec![Seg::Name("this".into())]),
+                        "this".to_string(),
+                        false,
+                    )
+                }
+            }
             "macro_invocation" => {
                 let Some(m) = field("macro") else { return };
                 let t = self.text(m);
