@@ -66,3 +66,9 @@
 ; Callbacks are scopes of their own: their parameters are not the enclosing names.
 (arrow_function) @scope
 (function_expression) @scope
+
+; Constructor parameter properties (`constructor(private repo: Repo)`) are typed fields.
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @assign.left
+  type: (type_annotation) @assign.type) @assign

@@ -1296,7 +1296,7 @@ impl<'s, 't> Extractor<'s, 't> {
         match target {
             Some(target) if !target.is_empty() => {
                 let value = right.and_then(|r| self.segs(r));
-                let type_name = ty.and_then(|t| self.segs(t));
+                let type_name = ty.and_then(|t| self.type_segs(t, 0));
                 let elements = right.map(|r| self.elements(r)).unwrap_or_default();
                 self.facts.assigns.push(AssignFact {
                     scope,
