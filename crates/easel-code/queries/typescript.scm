@@ -68,7 +68,11 @@
 (function_expression) @scope
 
 ; Constructor parameter properties (`constructor(private repo: Repo)`) are typed fields.
-(required_parameter
-  (accessibility_modifier)
-  pattern: (identifier) @assign.left
-  type: (type_annotation) @assign.type) @assign
+([(required_parameter
+    (accessibility_modifier)
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)
+  (optional_parameter
+    (accessibility_modifier)
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)] @assign)

@@ -1209,7 +1209,8 @@ impl<'a> Resolver<'a> {
                 if out.is_empty() {
                     out = self.instance_attr(*c, name, depth);
                 }
-                if out.is_empty() && matches!(v, Val::SelfOf(_)) {
+                if out.is_empty() && matches!(v, Val::SelfOf(_)) && !self.declares(*c, name, depth)
+                {
                     // Not defined by the class or its bases: `self` is then an instance of a
                     // subclass that defines it.
                     let mut seen = HashSet::new();
@@ -1348,6 +1349,18 @@ impl<'a> Resolver<'a> {
             }
         }
         Vec::new()
+    }
+
+    /// Whether the class or one of its bases binds `name` (a method, a class attribute, a field,
+    /// an instance attribute), whatever its value: then it is not a subclass's to provide.
+    fn declares(&self, c: Ref, name: &str, depth: u32) -> bool {
+        self.mro(c, depth).into_iter().any(|k| {
+            self.class_parts(k).into_iter().any(|p| {
+                let ix = &self.idx[p.file as usize];
+                ix.bindings.contains_key(&(Some(p.def), name.to_string()))
+                    || ix.inst_attrs.contains_key(&(p.def, name.to_string()))
+            })
+        })
     }
 
     /// Methods read through an instance get their first parameter bound; through the class,
