@@ -922,6 +922,7 @@ impl<'s, 't> Extractor<'s, 't> {
             stack.push(i as u32);
         }
         self.attach_methods();
+        self.break_cycles();
     }
 
     /// Rust `impl` blocks, Go receivers and C++ `Foo::bar` definitions: the method belongs to
@@ -952,9 +953,14 @@ impl<'s, 't> Extractor<'s, 't> {
                 && let Some(recv) = d.receiver.clone()
             {
                 let short = recv.rsplit("::").next().unwrap_or(&recv).to_string();
+                let (start, end) = (d.start_byte, d.end_byte);
+                // Not a type declared inside the method itself.
                 let target = (0..n).find(|&j| {
                     let t = &self.facts.defs[j];
-                    t.kind == DefKind::Class && t.name == short && j != i
+                    t.kind == DefKind::Class
+                        && t.name == short
+                        && j != i
+                        && !(start <= t.start_byte && t.end_byte <= end)
                 });
                 match target {
                     Some(t) => self.facts.defs[i].parent = Some(t as u32),
@@ -973,6 +979,24 @@ impl<'s, 't> Extractor<'s, 't> {
                         self.facts.defs[i].parent = Some(t as u32);
                     }
                 }
+            }
+        }
+    }
+
+    /// Re-parenting must never make a definition its own ancestor (every walk up the parents
+    /// relies on it); a definition caught in a cycle is moved to the top level.
+    fn break_cycles(&mut self) {
+        let n = self.facts.defs.len();
+        for i in 0..n {
+            let mut cur = self.facts.defs[i].parent;
+            let mut steps = 0;
+            while let Some(p) = cur {
+                steps += 1;
+                if p as usize == i || steps > n {
+                    self.facts.defs[i].parent = None;
+                    break;
+                }
+                cur = self.facts.defs.get(p as usize).and_then(|d| d.parent);
             }
         }
     }

@@ -161,11 +161,42 @@ fn stem_path(path: &str) -> &str {
 }
 
 /// The dotted module name of a Python file, and whether it is a package's `__init__`.
-fn python_module(path: &str, has_src_init: bool) -> (String, bool) {
-    let mut p = stem_path(path);
-    if !has_src_init && let Some(rest) = p.strip_prefix("src/") {
-        p = rest;
+/// The dotted module names of a Python file: the name it has on its source root (the folder
+/// above its topmost package, so `packages/a/src/pkg/m.py` is `pkg.m`, and a `src/` folder that
+/// is not a package is a source root), then other names it can be imported by (its whole path).
+/// Also whether it is a package's `__init__`.
+fn python_names(path: &str, init_dirs: &HashSet<&str>) -> (String, bool, Vec<String>) {
+    let stem = stem_path(path);
+    let dir = dir_of(path);
+    let (full, is_init) = dotted_module(stem);
+    let no_src = stem.strip_prefix("src/").map(|p| dotted_module(p).0);
+    let mut root = None;
+    if !dir.is_empty() && init_dirs.contains(dir) {
+        let mut top = dir;
+        loop {
+            let parent = dir_of(top);
+            if parent.is_empty() || parent == top || !init_dirs.contains(parent) {
+                break;
+            }
+            top = parent;
+        }
+        root = Some(dir_of(top));
     }
+    let primary = match root {
+        Some(r) if !r.is_empty() => dotted_module(&stem[r.len() + 1..]).0,
+        Some(_) => full.clone(),
+        None => no_src.clone().unwrap_or_else(|| full.clone()),
+    };
+    let mut aliases = Vec::new();
+    for a in [Some(full), no_src].into_iter().flatten() {
+        if a != primary && !aliases.contains(&a) {
+            aliases.push(a);
+        }
+    }
+    (primary, is_init, aliases)
+}
+
+fn dotted_module(p: &str) -> (String, bool) {
     let mut name = p.replace('/', ".");
     let is_init = name == "__init__" || name.ends_with(".__init__");
     if is_init {
@@ -201,10 +232,14 @@ fn rust_module(path: &str) -> String {
 
 impl<'a> Resolver<'a> {
     pub(crate) fn new(files: &'a [FileFacts]) -> Resolver<'a> {
-        let has_src_init = files.iter().any(|f| f.path == "src/__init__.py");
+        let init_dirs: HashSet<&str> = files
+            .iter()
+            .filter(|f| f.path == "__init__.py" || f.path.ends_with("/__init__.py"))
+            .map(|f| dir_of(&f.path))
+            .collect();
         let idx: Vec<FileIndex> = files
             .par_iter()
-            .map(|f| build_index(f, has_src_init))
+            .map(|f| build_index(f, &init_dirs))
             .collect();
         let mut r = Resolver {
             files,
@@ -235,10 +270,9 @@ impl<'a> Resolver<'a> {
                 Lang::Python => {
                     let q = r.idx[i as usize].qualname.clone();
                     r.py_modules.entry(q).or_default().push(i);
-                    // The same file under its full path too, for repos that import `src.pkg`.
-                    let full = python_module(&f.path, true).0;
-                    if full != r.idx[i as usize].qualname {
-                        r.py_modules.entry(full).or_default().push(i);
+                    // The same file under its other names, for repos that import `src.pkg`.
+                    for a in python_names(&f.path, &init_dirs).2 {
+                        r.py_modules.entry(a).or_default().push(i);
                     }
                 }
                 Lang::Rust => {
@@ -2017,7 +2051,7 @@ fn visible_parent_of(f: &FileFacts, d: DefId) -> Option<DefId> {
     None
 }
 
-fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
+fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
     let mut bindings: HashMap<(Option<DefId>, String), Vec<Binding>> = HashMap::new();
     let mut push = |scope: Option<DefId>, name: String, b: Binding| {
         bindings.entry((scope, name)).or_default().push(b);
@@ -2173,7 +2207,7 @@ fn build_index(f: &FileFacts, has_src_init: bool) -> FileIndex {
         .collect();
     let (qualname, is_init, def_prefix) = match f.lang {
         Lang::Python => {
-            let (q, init) = python_module(&f.path, has_src_init);
+            let (q, init, _) = python_names(&f.path, init_dirs);
             (q.clone(), init, q)
         }
         Lang::Rust => {

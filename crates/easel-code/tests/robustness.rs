@@ -89,3 +89,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_type_declared_inside_its_own_method_makes_no_cycle() {
+    for (path, src) in [
+        (
+            "a.cpp",
+            "void A::f() { class A { void g() { f(); } }; g(); }\n",
+        ),
+        (
+            "a.go",
+            "package p\n\nfunc (r *T) M() {\n\ttype T struct{}\n\tr.M()\n}\n",
+        ),
+    ] {
+        let g = easel_code::graph_from_sources(&[(path, src)]).unwrap();
+        assert!(!g.nodes.is_empty());
+    }
+}
