@@ -130,6 +130,28 @@ thread_local! {
     /// Set when an evaluation reads a parameter: only such calls can gain targets in the
     /// second pass.
     static PARAM_TOUCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Evaluation steps left for the current question (one call site, one class's bases):
+    /// the depth limit bounds each chain, this bounds their number, so adversarial code
+    /// cannot make resolution exponential. Running out means "unknown".
+    static BUDGET: std::cell::Cell<u32> = const { std::cell::Cell::new(STEP_BUDGET) };
+}
+
+const STEP_BUDGET: u32 = 20_000;
+
+fn reset_budget() {
+    BUDGET.with(|b| b.set(STEP_BUDGET));
+}
+
+fn spend() -> bool {
+    BUDGET.with(|b| {
+        let left = b.get();
+        if left == 0 {
+            false
+        } else {
+            b.set(left - 1);
+            true
+        }
+    })
 }
 const MAX_VALS: usize = 6;
 const MAX_PARAM_VALS: usize = 16;
@@ -332,6 +354,7 @@ impl<'a> Resolver<'a> {
                     .enumerate()
                     .filter(|(_, d)| d.kind == DefKind::Class && d.merged_into.is_none())
                     .flat_map(move |(d, _)| {
+                        reset_budget();
                         let c = Ref {
                             file: fi as FileId,
                             def: d as DefId,
@@ -349,7 +372,10 @@ impl<'a> Resolver<'a> {
             .into_par_iter()
             .map(|fi| {
                 (0..files[fi].imports.len())
-                    .map(|ii| r.import_files_uncached(fi as FileId, ii as u32, 0))
+                    .map(|ii| {
+                        reset_budget();
+                        r.import_files_uncached(fi as FileId, ii as u32, 0)
+                    })
                     .collect()
             })
             .collect();
@@ -557,6 +583,7 @@ impl<'a> Resolver<'a> {
         fi: FileId,
         call: &crate::extract::CallSite,
     ) -> Option<Vec<(Ref, bool)>> {
+        reset_budget();
         let segs = &call.callee;
         if segs.is_empty() {
             return None;
@@ -688,7 +715,7 @@ impl<'a> Resolver<'a> {
         line: Option<u32>,
         depth: u32,
     ) -> Vec<Val> {
-        if depth > MAX_DEPTH || segs.is_empty() {
+        if depth > MAX_DEPTH || segs.is_empty() || !spend() {
             return Vec::new();
         }
         let mut vals = match &segs[0] {
