@@ -1120,8 +1120,10 @@ impl<'a> Resolver<'a> {
                     continue;
                 }
                 let rv = self.eval(d.file, Some(d.def), v, None, depth + 1);
+                // The decorator returns a function of its own (a wrapper defined inside it, or
+                // another function): calls to the decorated name reach that one.
                 if let [Val::Func(w)] = rv.as_slice()
-                    && self.def(*w).parent == Some(d.def)
+                    && *w != r
                 {
                     wrapper = Some(*w);
                 }
