@@ -1085,6 +1085,26 @@ impl<'s, 't> Extractor<'s, 't> {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let line = n.start_position().row as u32 + 1;
                     if let Some(mut value) = self.segs(right) {
+                        // The loop calls `__iter__` on what it iterates, then `__next__` on the
+                        // iterator: edges only when those are methods of a known class.
+                        let mut iter = value.clone();
+                        iter.push(Seg::Name("__iter__".into()));
+                        let mut next = iter.clone();
+                        next.extend([Seg::Call, Seg::Name("__next__".into())]);
+                        for callee in [iter, next] {
+                            self.facts.calls.push(CallSite {
+                                scope,
+                                text: String::new(),
+                                callee,
+                                line,
+                                is_new: false,
+                                args: Vec::new(),
+                                kwargs: Vec::new(),
+                                spread: false,
+                                decorates: None,
+                                maybe: true,
+                            });
+                        }
                         value.push(Seg::Iter);
                         self.facts.assigns.push(AssignFact {
                             scope,
