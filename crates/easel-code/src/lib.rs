@@ -290,13 +290,27 @@ pub fn save_graph(root: &Path, graph: &Graph) -> Result<PathBuf, CodeError> {
 }
 
 /// The cache key of a file: its path, language and bytes, and the version of the extractor.
+/// Editing a query file changes what is extracted, so the query text is part of every key.
 fn content_key(rel: &str, lang: Lang, bytes: &[u8]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(cache::FORMAT.as_bytes());
     h.update(lang.name().as_bytes());
+    h.update(query_digest(lang));
     h.update([0]);
     h.update(rel.as_bytes());
     h.update([0]);
     h.update(bytes);
     h.finalize().into()
+}
+
+fn query_digest(lang: Lang) -> &'static [u8; 32] {
+    static DIGESTS: std::sync::OnceLock<Vec<[u8; 32]>> = std::sync::OnceLock::new();
+    let all = DIGESTS.get_or_init(|| {
+        Lang::ALL
+            .iter()
+            .map(|l| Sha256::digest(l.query_source().as_bytes()).into())
+            .collect()
+    });
+    let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    &all[i]
 }
