@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
@@ -44,3 +44,7 @@ fuzz:
 	cp fuzz/seeds/*.canvas fuzz/corpus/canvas_parse/ && cp fuzz/seeds/*.md fuzz/corpus/note_parse/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run canvas_parse -- -max_total_time=$(FUZZ_SECONDS)
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run note_parse -- -max_total_time=$(FUZZ_SECONDS)
+
+## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
+bench-code:
+	scripts/bench-code.sh

@@ -31,6 +31,9 @@ pub enum Command {
     /// Conversations on a canvas: walk up from a node and ask a model.
     #[command(subcommand)]
     Thread(ThreadCmd),
+    /// Code graph: parse a repository, then see what calls what and what a change affects.
+    #[command(subcommand)]
+    Code(CodeCmd),
     /// Show the recent changes Easel made to the vault.
     Ledger {
         /// How many entries to show, newest first.
@@ -65,6 +68,43 @@ pub enum ThreadCmd {
         /// The model's context window in tokens; context is dropped to fit it.
         #[arg(long)]
         context_window: Option<usize>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CodeCmd {
+    /// Parse a repository into its code graph (cached in DIR/.codecanvas/).
+    Init {
+        /// The repository folder.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Callers, callees and the blast radius of a function, class or module.
+    Impact {
+        /// A name, a qualified name (pkg.mod.Class.method) or a node id (path:Class.method).
+        symbol: String,
+        /// How many hops of callers the blast radius follows.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// The repository folder.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Find symbols by name: exact, case-insensitive, qualified suffix, then fuzzy.
+    Symbols {
+        query: String,
+        /// At most this many results.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        /// The repository folder.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Print the whole graph: nodes, edges, and the calls that stay unresolved.
+    Graph {
+        /// The repository folder.
+        #[arg(default_value = ".")]
+        dir: PathBuf,
     },
 }
 

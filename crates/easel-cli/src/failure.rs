@@ -23,6 +23,37 @@ impl UsageError {
     }
 }
 
+impl UsageError {
+    pub fn hint(&self) -> String {
+        self.hint.clone()
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
+/// The hint and exit-code class of a library error. Every library error type has `hint()` and
+/// `kind()`; a new one is one more line here.
+fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
+    macro_rules! known {
+        ($($ty:ty),* $(,)?) => {$(
+            if let Some(x) = e.downcast_ref::<$ty>() {
+                return Some((x.hint(), x.kind()));
+            }
+        )*};
+    }
+    known!(
+        CanvasOpError,
+        VaultError,
+        easel_thread::ThreadError,
+        easel_render::RenderFileError,
+        easel_code::CodeError,
+        UsageError,
+    );
+    None
+}
+
 pub struct Failure {
     message: String,
     hint: String,
@@ -31,46 +62,17 @@ pub struct Failure {
 
 impl Failure {
     pub fn from_anyhow(e: &anyhow::Error) -> Failure {
-        let message = e.to_string();
-        if let Some(op) = e.downcast_ref::<CanvasOpError>() {
-            return Failure {
-                message,
-                hint: op.hint(),
-                kind: op.kind(),
-            };
-        }
-        if let Some(v) = e.downcast_ref::<VaultError>() {
-            return Failure {
-                message,
-                hint: v.hint(),
-                kind: v.kind(),
-            };
-        }
-        if let Some(t) = e.downcast_ref::<easel_thread::ThreadError>() {
-            return Failure {
-                message,
-                hint: t.hint(),
-                kind: ErrorKind::NotFound,
-            };
-        }
-        if let Some(r) = e.downcast_ref::<easel_render::RenderFileError>() {
-            return Failure {
-                message,
-                hint: r.hint(),
-                kind: r.kind(),
-            };
-        }
-        if let Some(u) = e.downcast_ref::<UsageError>() {
-            return Failure {
-                message,
-                hint: u.hint.clone(),
-                kind: u.kind,
-            };
-        }
-        Failure {
-            message: format!("{e:#}"),
-            hint: "run with EASEL_LOG=debug for details; if it persists, report it with the command you ran".into(),
-            kind: ErrorKind::Failure,
+        match classify(e) {
+            Some((hint, kind)) => Failure {
+                message: e.to_string(),
+                hint,
+                kind,
+            },
+            None => Failure {
+                message: format!("{e:#}"),
+                hint: "run with EASEL_LOG=debug for details; if it persists, report it with the command you ran".into(),
+                kind: ErrorKind::Failure,
+            },
         }
     }
 

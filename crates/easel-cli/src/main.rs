@@ -36,12 +36,18 @@ fn init_tracing() {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    let vault = cmd::open_vault(cli.vault.as_deref())?;
     let out = output::Output::new(cli.json);
-    match cli.command {
+    // Code commands work on a repository folder, not on a vault.
+    let command = match cli.command {
+        Command::Code(c) => return cmd::code::run(&out, c),
+        other => other,
+    };
+    let vault = cmd::open_vault(cli.vault.as_deref())?;
+    match command {
         Command::Canvas(c) => cmd::canvas::run(&vault, &out, *c),
         Command::Thread(t) => cmd::thread::run(&vault, &out, t),
         Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
+        Command::Code(c) => cmd::code::run(&out, c),
     }
 }

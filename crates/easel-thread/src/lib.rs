@@ -85,6 +85,12 @@ pub enum ThreadError {
 }
 
 impl ThreadError {
+    pub fn kind(&self) -> easel_vault::ErrorKind {
+        match self {
+            ThreadError::NodeNotFound(_) => easel_vault::ErrorKind::NotFound,
+        }
+    }
+
     pub fn hint(&self) -> String {
         match self {
             ThreadError::NodeNotFound(_) => {

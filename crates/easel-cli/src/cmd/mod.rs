@@ -1,6 +1,7 @@
 //! One module per area of the command line.
 
 pub mod canvas;
+pub mod code;
 pub mod ledger;
 pub mod thread;
 

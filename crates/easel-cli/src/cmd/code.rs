@@ -1,0 +1,241 @@
+//! `easel code …`: thin adapters over `easel_code`.
+
+use crate::cli::CodeCmd;
+use crate::output::Output;
+use easel_code::{BuildOptions, Built, EdgeKind, Graph, NodeKind};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// Repositories with fewer files than this finish before a bar would be worth drawing.
+const PROGRESS_MIN_FILES: u64 = 200;
+
+pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
+    match cmd {
+        CodeCmd::Init { dir } => init(out, &dir),
+        CodeCmd::Impact { symbol, depth, dir } => {
+            let built = build(&dir)?;
+            let i = easel_code::impact(&built.graph, &symbol, depth)?;
+            out.emit(&i, print_impact)
+        }
+        CodeCmd::Symbols { query, limit, dir } => {
+            let built = build(&dir)?;
+            let found = easel_code::search_symbols(&built.graph, &query, limit);
+            #[derive(Serialize)]
+            struct Symbols {
+                query: String,
+                symbols: Vec<easel_code::SymbolMatch>,
+            }
+            let r = Symbols {
+                query,
+                symbols: found,
+            };
+            out.emit(&r, |r| {
+                if r.symbols.is_empty() {
+                    println!("no symbol matches '{}'", r.query);
+                }
+                for m in &r.symbols {
+                    println!(
+                        "{:<6} {}  {}:{}",
+                        kind(m.node.kind),
+                        m.node.qualname,
+                        m.node.file,
+                        m.node.start_line
+                    );
+                }
+            })
+        }
+        CodeCmd::Graph { dir } => {
+            let built = build(&dir)?;
+            out.emit(&built.graph, print_graph)
+        }
+    }
+}
+
+/// Builds with the cache, showing a progress bar on a terminal for large repositories.
+fn build(dir: &Path) -> anyhow::Result<Built> {
+    let bar = indicatif::ProgressBar::hidden();
+    let show = std::io::stderr().is_terminal();
+    let progress = |done: usize, total: usize| {
+        if show && total as u64 >= PROGRESS_MIN_FILES {
+            if bar.is_hidden() {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template("parsing {bar:30} {pos}/{len} files")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+                bar.set_length(total as u64);
+            }
+            bar.set_position(done as u64);
+        }
+    };
+    let opts = BuildOptions {
+        use_cache: true,
+        progress: Some(&progress),
+    };
+    let built = easel_code::build(dir, &opts)?;
+    bar.finish_and_clear();
+    for p in &built.problems {
+        tracing::warn!("skipped {p}");
+    }
+    Ok(built)
+}
+
+#[derive(Serialize)]
+struct InitResult {
+    root: String,
+    graph: String,
+    stats: easel_code::BuildStats,
+    nodes: Counts,
+    edges: EdgeCounts,
+    unresolved: usize,
+    problems: Vec<String>,
+}
+
+#[derive(Serialize, Default)]
+struct Counts {
+    modules: usize,
+    classes: usize,
+    functions: usize,
+}
+
+#[derive(Serialize, Default)]
+struct EdgeCounts {
+    contains: usize,
+    import: usize,
+    call: usize,
+    inherits: usize,
+}
+
+fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
+    let built = build(dir)?;
+    let path = easel_code::graph_path(dir);
+    // The same inputs make the same graph: keep the file from the last run.
+    if !(built.unchanged && path.is_file()) {
+        easel_code::save_graph(dir, &built.graph)?;
+    }
+    let g = &built.graph;
+    let mut nodes = Counts::default();
+    for n in &g.nodes {
+        match n.kind {
+            NodeKind::Module => nodes.modules += 1,
+            NodeKind::Class => nodes.classes += 1,
+            NodeKind::Func => nodes.functions += 1,
+        }
+    }
+    let mut edges = EdgeCounts::default();
+    for e in &g.edges {
+        match e.kind {
+            EdgeKind::Contains => edges.contains += 1,
+            EdgeKind::Import => edges.import += 1,
+            EdgeKind::Call => edges.call += 1,
+            EdgeKind::Inherits => edges.inherits += 1,
+        }
+    }
+    let r = InitResult {
+        root: dir.display().to_string(),
+        graph: path.display().to_string(),
+        stats: built.stats.clone(),
+        nodes,
+        edges,
+        unresolved: g.unresolved.len(),
+        problems: built.problems.clone(),
+    };
+    out.emit(&r, |r| {
+        println!(
+            "parsed {} files ({} lines; {} from cache) in {} ms",
+            r.stats.files, r.stats.lines, r.stats.cached, r.stats.millis
+        );
+        println!(
+            "{} modules, {} classes, {} functions",
+            r.nodes.modules, r.nodes.classes, r.nodes.functions
+        );
+        println!(
+            "{} calls, {} imports, {} inherits; {} calls unresolved",
+            r.edges.call, r.edges.import, r.edges.inherits, r.unresolved
+        );
+        for p in &r.problems {
+            println!("skipped {p}");
+        }
+        println!("graph written to {}", r.graph);
+    })
+}
+
+fn kind(k: NodeKind) -> &'static str {
+    match k {
+        NodeKind::Module => "module",
+        NodeKind::Class => "class",
+        NodeKind::Func => "func",
+    }
+}
+
+fn print_impact(i: &easel_code::Impact) {
+    let t = &i.target;
+    println!(
+        "{} {} ({}:{}-{})",
+        kind(t.kind),
+        t.qualname,
+        t.file,
+        t.start_line,
+        t.end_line
+    );
+    println!(
+        "{} callers, {} callees; blast radius {} nodes within {} hops",
+        i.counts.callers, i.counts.callees, i.counts.blast_radius, i.depth
+    );
+    let list = |title: &str, ns: &[easel_code::Neighbor]| {
+        if ns.is_empty() {
+            return;
+        }
+        println!("{title}:");
+        for n in ns {
+            println!(
+                "  {} ({}:{}) ×{}",
+                n.qualname, n.file, n.start_line, n.calls
+            );
+        }
+    };
+    list("callers", &i.callers);
+    list("callees", &i.callees);
+    if !i.blast_radius.is_empty() {
+        println!("blast radius:");
+        for n in &i.blast_radius {
+            println!("  {} {} ({}:{})", n.depth, n.qualname, n.file, n.start_line);
+        }
+    }
+    if i.counts.unresolved_calls > 0 {
+        println!(
+            "{} calls made here could not be resolved",
+            i.counts.unresolved_calls
+        );
+    }
+}
+
+fn print_graph(g: &Graph) {
+    println!("nodes ({}):", g.nodes.len());
+    for n in &g.nodes {
+        println!(
+            "  {}\t{}\t{}\t{}:{}-{}",
+            n.id,
+            kind(n.kind),
+            n.qualname,
+            n.file,
+            n.start_line,
+            n.end_line
+        );
+    }
+    println!("edges ({}):", g.edges.len());
+    for e in &g.edges {
+        let k = match e.kind {
+            EdgeKind::Contains => "CONTAINS",
+            EdgeKind::Import => "IMPORT",
+            EdgeKind::Call => "CALL",
+            EdgeKind::Inherits => "INHERITS",
+        };
+        println!("  {}\t{}\t{}", e.from, k, e.to);
+    }
+    println!("unresolved calls ({}):", g.unresolved.len());
+    for u in &g.unresolved {
+        println!("  {}\t{}\tline {}", u.from, u.name, u.line);
+    }
+}

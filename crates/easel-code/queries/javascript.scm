@@ -1,0 +1,50 @@
+; JavaScript: definitions, calls, imports, bindings and returns for easel-code.
+
+(class_declaration
+  name: (identifier) @class.name
+  (class_heritage [(identifier) (member_expression)] @class.base)?
+  body: (class_body) @class.body) @class
+
+(function_declaration
+  name: (identifier) @func.name
+  parameters: (formal_parameters) @func.params
+  body: (statement_block) @func.body) @func
+
+(generator_function_declaration
+  name: (identifier) @func.name
+  parameters: (formal_parameters) @func.params
+  body: (statement_block) @func.body) @func
+
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @func.name
+  parameters: (formal_parameters) @func.params
+  body: (statement_block) @func.body) @func
+
+; Functions and arrows bound to a name.
+(variable_declarator
+  name: (identifier) @lambda.name
+  value: [(arrow_function) (function_expression)] @lambda)
+
+(call_expression) @call
+(new_expression) @call
+
+(import_statement) @import
+
+(variable_declarator
+  name: (_) @assign.left
+  value: (_) @assign.right) @assign
+(assignment_expression
+  left: [(identifier) (member_expression)] @assign.left
+  right: (_) @assign.right) @assign
+(for_in_statement left: (_) @bind)
+(catch_clause parameter: (_) @bind)
+
+(return_statement (_) @return.value) @return
+
+(export_statement "default" value: (identifier) @export.default)
+(export_statement "default" declaration: [(function_declaration name: (identifier) @export.default)
+                                          (class_declaration name: (identifier) @export.default)])
+
+; Callbacks are scopes of their own: their parameters are not the enclosing names.
+(arrow_function) @scope
+(function_expression) @scope

@@ -1,0 +1,48 @@
+; Python: definitions, calls, imports, bindings and returns for easel-code.
+; Capture names are shared by every language; see src/extract.rs.
+
+(class_definition
+  name: (identifier) @class.name
+  superclasses: (argument_list [(identifier) (attribute)] @class.base)?
+  body: (block) @class.body) @class
+
+(function_definition
+  name: (identifier) @func.name
+  parameters: (parameters) @func.params
+  body: (block) @func.body) @func
+
+; A lambda bound to a name is a function of that name.
+(assignment
+  left: (identifier) @lambda.name
+  right: (lambda) @lambda)
+
+(call) @call
+(decorator [(identifier) (attribute)] @call.decorator)
+
+(import_statement) @import
+(import_from_statement) @import
+(future_import_statement) @import
+
+(assignment
+  left: (_) @assign.left
+  right: (_) @assign.right) @assign
+(augmented_assignment left: (_) @bind)
+(for_statement left: (_) @bind)
+(for_in_clause left: (_) @bind)
+(with_item value: (as_pattern alias: (as_pattern_target) @bind))
+(except_clause (as_pattern alias: (as_pattern_target) @bind))
+(named_expression name: (identifier) @bind)
+(global_statement (identifier) @global)
+(nonlocal_statement (identifier) @global)
+
+(return_statement (_) @return.value) @return
+
+; A lambda is a scope of its own: its parameters are not the enclosing function's names.
+(lambda) @scope
+
+; `raise Error` constructs the exception without parentheses.
+(raise_statement [(identifier) (attribute)] @call.maybe)
+
+; A loop variable takes the values of what it iterates over; a generator yields them.
+(for_statement left: (identifier) @iter.left right: (_) @iter.right) @iter
+(yield (_) @return.value) @return

@@ -1,0 +1,78 @@
+; TSX: the TypeScript query; the grammar adds JSX expressions.
+
+(class_declaration
+  name: (type_identifier) @class.name
+  (class_heritage [(extends_clause value: (_) @class.base) (implements_clause (_) @class.base)])?
+  body: (class_body) @class.body) @class
+
+(abstract_class_declaration
+  name: (type_identifier) @class.name
+  (class_heritage (extends_clause value: (_) @class.base))?
+  body: (class_body) @class.body) @class
+
+(interface_declaration
+  name: (type_identifier) @class.name
+  body: (_) @class.body) @class
+
+(enum_declaration
+  name: (identifier) @class.name
+  body: (_) @class.body) @class
+
+(function_declaration
+  name: (identifier) @func.name
+  parameters: (formal_parameters) @func.params
+  body: (statement_block) @func.body) @func
+
+(generator_function_declaration
+  name: (identifier) @func.name
+  parameters: (formal_parameters) @func.params
+  body: (statement_block) @func.body) @func
+
+(method_definition
+  name: [(property_identifier) (private_property_identifier)] @func.name
+  parameters: (formal_parameters) @func.params
+  body: (statement_block) @func.body) @func
+
+(variable_declarator
+  name: (identifier) @lambda.name
+  value: [(arrow_function) (function_expression)] @lambda)
+
+(call_expression) @call
+(new_expression) @call
+
+(import_statement) @import
+
+(variable_declarator
+  name: (identifier) @assign.left
+  type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?
+  value: (_)? @assign.right) @assign
+(assignment_expression
+  left: [(identifier) (member_expression)] @assign.left
+  right: (_) @assign.right) @assign
+(public_field_definition
+  name: (property_identifier) @assign.left
+  type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?
+  value: (_)? @assign.right) @assign
+(required_parameter pattern: (identifier) @bind)
+(for_in_statement left: (_) @bind)
+(catch_clause parameter: (_) @bind)
+
+(return_statement (_) @return.value) @return
+
+(export_statement "default" value: (identifier) @export.default)
+(export_statement "default" declaration: [(function_declaration name: (identifier) @export.default)
+                                          (class_declaration name: (type_identifier) @export.default)])
+
+; Callbacks are scopes of their own: their parameters are not the enclosing names.
+(arrow_function) @scope
+(function_expression) @scope
+
+; Constructor parameter properties (`constructor(private repo: Repo)`) are typed fields.
+([(required_parameter
+    (accessibility_modifier)
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)
+  (optional_parameter
+    (accessibility_modifier)
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)] @assign)

@@ -1,0 +1,153 @@
+//! The per-file fact cache: facts keyed by the SHA-256 of (format, language, path, bytes),
+//! kept in one pack file under `.codecanvas/cache/` so that a warm start is one read. Each
+//! entry is encoded on its own, so entries are decoded in parallel and only when used, and
+//! unchanged entries are written back without encoding them again.
+
+use crate::error::CodeError;
+use crate::extract::FileFacts;
+use foldhash::{HashMap, HashMapExt};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Where the cache lives, relative to the repository root.
+pub const CACHE_DIR: &str = ".codecanvas/cache";
+/// Bumped whenever the facts or the queries change shape, so that old entries are not read.
+pub(crate) const FORMAT: &str = "easel-code-facts-9";
+const FILE: &str = "facts.bin";
+
+#[derive(Serialize, Deserialize)]
+struct Pack {
+    format: String,
+    entries: Vec<([u8; 32], Vec<u8>)>,
+    /// Path → (size and modification time, content key) of the last run.
+    stamps: Vec<(String, Stamp, [u8; 32])>,
+}
+
+/// A file's size and modification time (nanoseconds).
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Stamp {
+    size: u64,
+    mtime_ns: u128,
+}
+
+impl Stamp {
+    pub(crate) fn older_than(self, nanos: u128) -> bool {
+        self.mtime_ns < nanos
+    }
+
+    pub(crate) fn of(m: &std::fs::Metadata) -> Option<Stamp> {
+        let mtime = m
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(Stamp {
+            size: m.len(),
+            mtime_ns: mtime.as_nanos(),
+        })
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Cache {
+    map: HashMap<[u8; 32], Vec<u8>>,
+    stamps: HashMap<String, (Stamp, [u8; 32])>,
+}
+
+impl Cache {
+    /// Reads the cache; a missing, old or damaged cache is an empty one.
+    pub(crate) fn load(root: &Path) -> Cache {
+        let path = root.join(CACHE_DIR).join(FILE);
+        let Ok(bytes) = std::fs::read(&path) else {
+            return Cache::default();
+        };
+        // An older format is expected after an upgrade: check it before decoding the rest.
+        if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+            return Cache::default();
+        }
+        match postcard::from_bytes::<Pack>(&bytes) {
+            Ok(p) if p.format == FORMAT => {
+                let mut map = HashMap::with_capacity(p.entries.len());
+                map.extend(p.entries);
+                let mut stamps = HashMap::with_capacity(p.stamps.len());
+                stamps.extend(p.stamps.into_iter().map(|(path, st, k)| (path, (st, k))));
+                Cache { map, stamps }
+            }
+            Ok(_) => Cache::default(),
+            Err(e) => {
+                tracing::warn!("ignoring the damaged cache {}: {e}", path.display());
+                Cache::default()
+            }
+        }
+    }
+
+    /// The facts stored under `key`; a damaged entry is a miss.
+    pub(crate) fn get(&self, key: &[u8; 32]) -> Option<FileFacts> {
+        postcard::from_bytes(self.map.get(key)?).ok()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// The content key recorded for `path` when its stamp is unchanged.
+    pub(crate) fn key_for(&self, path: &str, stamp: Stamp) -> Option<[u8; 32]> {
+        match self.stamps.get(path) {
+            Some((st, k)) if *st == stamp => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// Whether any file's stamp differs from the recorded one (touched but unchanged files).
+    pub(crate) fn stale(&self, facts: &[FileFacts], stamps: &[Option<Stamp>]) -> bool {
+        facts
+            .iter()
+            .zip(stamps)
+            .any(|(f, st)| match (self.stamps.get(&f.path), st) {
+                (Some((old, _)), Some(new)) => old != new,
+                _ => true,
+            })
+    }
+
+    /// Replaces the cache with these entries (entries of deleted files go away). Entries
+    /// already in `old` are copied as they are.
+    pub(crate) fn store(
+        root: &Path,
+        old: &Cache,
+        keys: &[[u8; 32]],
+        stamps: &[Option<Stamp>],
+        facts: &[FileFacts],
+    ) -> Result<(), CodeError> {
+        let dir = root.join(CACHE_DIR);
+        let io = |path: &Path, e: std::io::Error| CodeError::Io {
+            path: path.to_path_buf(),
+            source: e,
+        };
+        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        let mut entries = Vec::with_capacity(keys.len());
+        for (k, f) in keys.iter().zip(facts) {
+            let bytes = match old.map.get(k) {
+                Some(b) => b.clone(),
+                None => postcard::to_stdvec(f).map_err(|e| io(&dir, std::io::Error::other(e)))?,
+            };
+            entries.push((*k, bytes));
+        }
+        let stamps = facts
+            .iter()
+            .zip(keys)
+            .zip(stamps)
+            .filter_map(|((f, k), st)| Some((f.path.clone(), (*st)?, *k)))
+            .collect();
+        let pack = Pack {
+            format: FORMAT.to_string(),
+            entries,
+            stamps,
+        };
+        let bytes = postcard::to_stdvec(&pack).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+        let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
+        std::fs::write(&tmp, bytes).map_err(|e| io(&tmp, e))?;
+        let path = dir.join(FILE);
+        std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,1781 @@
+//! Per-file extraction: run the language's query over the syntax tree and keep the facts the
+//! resolver needs (definitions with their scopes, call sites, imports, bindings, returns).
+//!
+//! The facts of a file depend on nothing but its bytes and its path, so they are what the
+//! cache keeps (by content hash) and what is computed in parallel.
+
+use crate::lang::Lang;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, Query, QueryCursor};
+
+/// One step of a dotted expression: `a.b().c` is `[Name a, Name b, Call, Name c]`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Seg {
+    Name(String),
+    Call,
+    /// Python's `super()`, Java's and JavaScript's `super`.
+    Super,
+    /// A subscript with a literal key: `table["a"]`, `items[0]`.
+    Index(String),
+    /// One of the values iterating over the expression gives (`for x in <expr>`).
+    Iter,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DefKind {
+    Class,
+    Func,
+    /// A Rust `impl` block: its methods belong to the type it names.
+    Impl,
+    /// An anonymous function (a lambda, an arrow callback): a scope for its parameters, not a
+    /// node of the graph; its calls belong to the enclosing function.
+    Scope,
+}
+
+/// A class-like or function-like definition.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Def {
+    pub kind: DefKind,
+    pub name: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub start_byte: u32,
+    pub end_byte: u32,
+    /// Bytes whose code runs inside this definition's scope (the body of a function: default
+    /// arguments and decorators run in the enclosing scope).
+    pub scope_start: u32,
+    pub scope_end: u32,
+    pub parent: Option<u32>,
+    pub bases: Vec<Vec<Seg>>,
+    pub decorators: Vec<Vec<Seg>>,
+    pub params: Vec<String>,
+    /// The declared type of each parameter, where it has one (`item: Item`, `Item item`).
+    pub param_types: Vec<Option<Vec<Seg>>>,
+    /// The declared return type, where there is one.
+    pub return_type: Option<Vec<Seg>>,
+    pub is_lambda: bool,
+    /// The type a Go method's receiver or a C++ out-of-class method names (`Foo::bar`).
+    pub receiver: Option<String>,
+    /// Set when this `impl` block was merged into the type it names.
+    pub merged_into: Option<u32>,
+    /// The first parameter is not the instance (`@staticmethod`, or no parameter).
+    pub is_static: bool,
+    /// The first parameter is the class (`@classmethod`, Ruby `def self.x`).
+    pub is_classmethod: bool,
+    /// A Ruby `module` or a namespace: a container, not a class with instances.
+    pub is_namespace: bool,
+}
+
+/// A call site.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CallSite {
+    /// Innermost definition whose scope holds the call; `None` for top-level code.
+    pub scope: Option<u32>,
+    pub callee: Vec<Seg>,
+    /// The callee as written, for unresolved calls.
+    pub text: String,
+    pub line: u32,
+    /// `new X()`: the callee is a class.
+    pub is_new: bool,
+    /// Positional arguments as dotted expressions, `None` for anything else.
+    pub args: Vec<Option<Vec<Seg>>>,
+    /// Keyword arguments.
+    pub kwargs: Vec<(String, Option<Vec<Seg>>)>,
+    /// A `*args` or `**kwargs` argument: positions after it are unknown.
+    pub spread: bool,
+    /// For a decorator applied to a definition: that definition, the implicit argument.
+    pub decorates: Option<u32>,
+    /// A bare name that is a call only if it names a function (Ruby `setup`, which may
+    /// also be a local variable): kept only when it resolves to one.
+    pub maybe: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum ImportKind {
+    /// `import a.b` (binds `a`), `import a.b as c` (binds `c` to `a.b`), `import * as ns from`.
+    Module { path: String, alias: Option<String> },
+    /// `from a import b as c`, `import { b as c } from 'a'`, `use a::b as c`.
+    From {
+        path: String,
+        level: u32,
+        name: String,
+        alias: Option<String>,
+    },
+    /// `from a import *`, `#include "a.h"`, `require_relative 'a'`, `using A;`, `source a.sh`.
+    Star { path: String, level: u32 },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ImportFact {
+    pub scope: Option<u32>,
+    pub line: u32,
+    pub kind: ImportKind,
+}
+
+/// `target = value`, or a declaration with a type (`Foo x;`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AssignFact {
+    pub scope: Option<u32>,
+    pub target: Vec<String>,
+    pub value: Option<Vec<Seg>>,
+    /// A declared type: the value is an instance of it.
+    pub type_name: Option<Vec<Seg>>,
+    /// For a literal dict, list, tuple, object or array value: its elements by key (`"0"`,
+    /// `"1"`, ... for sequences).
+    pub elements: Vec<(String, Option<Vec<Seg>>)>,
+    pub line: u32,
+}
+
+/// A name bound to something unknown (a parameter, a loop variable).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BindFact {
+    pub scope: Option<u32>,
+    pub name: String,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReturnFact {
+    pub scope: Option<u32>,
+    pub value: Option<Vec<Seg>>,
+    /// A `yield`: the function makes a generator of these values.
+    pub yields: bool,
+}
+
+/// Everything the resolver needs to know about one file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FileFacts {
+    /// Path relative to the repository root, with `/`.
+    pub path: String,
+    pub lang: Lang,
+    pub lines: u32,
+    /// Java `package`, C# `namespace`, Go `package`.
+    pub package: Option<String>,
+    pub defs: Vec<Def>,
+    pub calls: Vec<CallSite>,
+    pub imports: Vec<ImportFact>,
+    pub assigns: Vec<AssignFact>,
+    pub binds: Vec<BindFact>,
+    /// Names declared `global`/`nonlocal` in a scope: they are not local there.
+    pub globals: Vec<BindFact>,
+    pub returns: Vec<ReturnFact>,
+    /// JavaScript `export default name`.
+    pub default_export: Option<String>,
+}
+
+struct Compiled {
+    query: Query,
+    idx: Captures,
+}
+
+/// Capture indices by role; a query need not use them all.
+#[derive(Default)]
+struct Captures {
+    class: Option<u32>,
+    class_name: Option<u32>,
+    class_base: Option<u32>,
+    class_body: Option<u32>,
+    namespace: Option<u32>,
+    func: Option<u32>,
+    func_name: Option<u32>,
+    func_params: Option<u32>,
+    func_body: Option<u32>,
+    func_receiver: Option<u32>,
+    func_static: Option<u32>,
+    func_self: Option<u32>,
+    lambda: Option<u32>,
+    lambda_name: Option<u32>,
+    scope: Option<u32>,
+    impl_: Option<u32>,
+    impl_type: Option<u32>,
+    impl_trait: Option<u32>,
+    call: Option<u32>,
+    call_decorator: Option<u32>,
+    call_maybe: Option<u32>,
+    import: Option<u32>,
+    assign: Option<u32>,
+    assign_left: Option<u32>,
+    assign_right: Option<u32>,
+    assign_type: Option<u32>,
+    bind: Option<u32>,
+    global: Option<u32>,
+    ret: Option<u32>,
+    ret_value: Option<u32>,
+    iter: Option<u32>,
+    iter_left: Option<u32>,
+    iter_right: Option<u32>,
+    package: Option<u32>,
+    export_default: Option<u32>,
+}
+
+impl Captures {
+    fn of(q: &Query) -> Captures {
+        let i = |n: &str| q.capture_index_for_name(n);
+        Captures {
+            class: i("class"),
+            class_name: i("class.name"),
+            class_base: i("class.base"),
+            class_body: i("class.body"),
+            namespace: i("namespace"),
+            func: i("func"),
+            func_name: i("func.name"),
+            func_params: i("func.params"),
+            func_body: i("func.body"),
+            func_receiver: i("func.receiver"),
+            func_static: i("func.static"),
+            func_self: i("func.self"),
+            lambda: i("lambda"),
+            lambda_name: i("lambda.name"),
+            scope: i("scope"),
+            impl_: i("impl"),
+            impl_type: i("impl.type"),
+            impl_trait: i("impl.trait"),
+            call: i("call"),
+            call_decorator: i("call.decorator"),
+            call_maybe: i("call.maybe"),
+            import: i("import"),
+            assign: i("assign"),
+            assign_left: i("assign.left"),
+            assign_right: i("assign.right"),
+            assign_type: i("assign.type"),
+            bind: i("bind"),
+            global: i("global"),
+            ret: i("return"),
+            ret_value: i("return.value"),
+            iter: i("iter"),
+            iter_left: i("iter.left"),
+            iter_right: i("iter.right"),
+            package: i("package"),
+            export_default: i("export.default"),
+        }
+    }
+}
+
+fn compiled(lang: Lang) -> Result<&'static Compiled, String> {
+    static CELLS: [OnceLock<Result<Compiled, String>>; 12] = [const { OnceLock::new() }; 12];
+    let slot = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    CELLS[slot]
+        .get_or_init(|| {
+            let query = Query::new(&lang.grammar(), lang.query_source())
+                .map_err(|e| format!("queries/{}.scm: {e}", lang.name()))?;
+            let idx = Captures::of(&query);
+            Ok(Compiled { query, idx })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Compile a language's query file (used by tests and `easel code` diagnostics).
+pub fn check_query(lang: Lang) -> Result<(), String> {
+    compiled(lang).map(|_| ())
+}
+
+/// Extract the facts of one file.
+pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> {
+    let c = compiled(lang)?;
+    thread_local! {
+        static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
+    }
+    let tree = PARSER.with(|p| {
+        let mut p = p.borrow_mut();
+        p.set_language(&lang.grammar())
+            .map_err(|e| format!("grammar for {}: {e}", lang.name()))?;
+        p.parse(src, None)
+            .ok_or_else(|| format!("{path}: the parser gave up"))
+    })?;
+    let mut x = Extractor {
+        lang,
+        src,
+        facts: FileFacts {
+            path: path.to_string(),
+            lang,
+            lines: count_lines(src),
+            package: None,
+            defs: Vec::new(),
+            calls: Vec::new(),
+            imports: Vec::new(),
+            assigns: Vec::new(),
+            binds: Vec::new(),
+            globals: Vec::new(),
+            returns: Vec::new(),
+            default_export: None,
+        },
+        pending: Vec::new(),
+    };
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&c.query, tree.root_node(), src);
+    while let Some(m) = matches.next() {
+        let get = |idx: Option<u32>| -> Option<Node> {
+            let idx = idx?;
+            m.captures().iter().find(|c| c.index == idx).map(|c| c.node)
+        };
+        let all = |idx: Option<u32>| -> Vec<Node> {
+            match idx {
+                Some(idx) => m
+                    .captures()
+                    .iter()
+                    .filter(|c| c.index == idx)
+                    .map(|c| c.node)
+                    .collect(),
+                None => Vec::new(),
+            }
+        };
+        let k = &c.idx;
+        if let Some(n) = get(k.class).or_else(|| get(k.namespace)) {
+            let is_ns = get(k.namespace).is_some();
+            let name = get(k.class_name).map(|n| x.text(n)).unwrap_or_default();
+            let bases = all(k.class_base)
+                .into_iter()
+                .filter_map(|b| x.segs(b))
+                .collect();
+            let body = get(k.class_body).unwrap_or(n);
+            x.add_def(n, body, DefKind::Class, name, bases, None, false);
+            if let Some(d) = x.facts.defs.last_mut() {
+                d.is_namespace = is_ns;
+            }
+        } else if let Some(n) = get(k.func) {
+            let name_node = get(k.func_name);
+            let mut name = name_node.map(|n| x.text(n)).unwrap_or_default();
+            let mut receiver = get(k.func_receiver).map(|r| strip_generics(&x.text(r)));
+            if let Some(pos) = name.rfind("::") {
+                receiver = Some(strip_generics(&name[..pos]));
+                name = name[pos + 2..].to_string();
+            }
+            let body = get(k.func_body).unwrap_or(n);
+            let mut params = get(k.func_params).map(|p| x.params(p)).unwrap_or_default();
+            let mut types = get(k.func_params)
+                .map(|p| x.param_types(p))
+                .unwrap_or_default();
+            if let Some(s) = get(k.func_self) {
+                params.insert(0, x.text(s));
+                types.insert(0, None);
+            }
+            x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
+            let is_static = get(k.func_static).is_some();
+            let returns = ["return_type", "result", "returns", "type"]
+                .iter()
+                .find_map(|f| n.child_by_field_name(f))
+                .and_then(|t| x.type_segs(t, 0));
+            if let Some(d) = x.facts.defs.last_mut() {
+                d.params = params;
+                d.param_types = types;
+                d.return_type = returns;
+                if is_static {
+                    d.is_classmethod = true;
+                }
+            }
+        } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
+            let name = x.text(name);
+            let params = n
+                .child_by_field_name("parameters")
+                .map(|p| x.params(p))
+                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .unwrap_or_default();
+            let body = n.child_by_field_name("body").unwrap_or(n);
+            x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
+            if let Some(d) = x.facts.defs.last_mut() {
+                d.params = params;
+            }
+        } else if let Some(n) = get(k.scope) {
+            let params = n
+                .child_by_field_name("parameters")
+                .map(|p| x.params(p))
+                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .unwrap_or_default();
+            let body = n.child_by_field_name("body").unwrap_or(n);
+            x.add_def(
+                n,
+                body,
+                DefKind::Scope,
+                "<scope>".into(),
+                Vec::new(),
+                None,
+                true,
+            );
+            if let Some(d) = x.facts.defs.last_mut() {
+                d.params = params;
+            }
+        } else if let Some(n) = get(k.impl_) {
+            let name = get(k.impl_type)
+                .map(|t| strip_generics(&x.text(t)))
+                .unwrap_or_default();
+            let bases = get(k.impl_trait)
+                .and_then(|t| x.segs(t))
+                .into_iter()
+                .collect();
+            x.add_def(n, n, DefKind::Impl, name, bases, None, false);
+        } else if let Some(n) = get(k.call) {
+            x.pending.push(Pending::Call(n));
+        } else if let Some(n) = get(k.call_maybe) {
+            x.pending.push(Pending::Maybe(n));
+        } else if let Some(n) = get(k.call_decorator) {
+            x.pending.push(Pending::Decorator(n));
+        } else if let Some(n) = get(k.import) {
+            x.pending.push(Pending::Import(n));
+        } else if let Some(n) = get(k.assign) {
+            x.pending.push(Pending::Assign {
+                node: n,
+                left: get(k.assign_left),
+                right: get(k.assign_right),
+                ty: get(k.assign_type),
+            });
+        } else if let Some(n) = get(k.bind) {
+            x.pending.push(Pending::Bind(n));
+        } else if let Some(n) = get(k.global) {
+            x.pending.push(Pending::Global(n));
+        } else if let (Some(n), Some(l), Some(r)) =
+            (get(k.iter), get(k.iter_left), get(k.iter_right))
+        {
+            x.pending.push(Pending::Iter(n, l, r));
+        } else if let Some(n) = get(k.ret) {
+            x.pending.push(Pending::Return(n, get(k.ret_value)));
+        } else if let Some(n) = get(k.package) {
+            if x.facts.package.is_none() {
+                x.facts.package = Some(x.text(n));
+            }
+        } else if let Some(n) = get(k.export_default) {
+            x.facts.default_export = Some(x.text(n));
+        }
+    }
+    if x.facts.defs.is_empty() {
+        x.generic_defs(tree.root_node())?;
+    }
+    x.finish_defs();
+    x.finish_pending();
+    Ok(x.facts)
+}
+
+/// The query of the generic fallback: any node with a `name` field.
+pub const GENERIC_QUERY: &str = "(_ name: (_) @name) @node";
+
+fn generic_query(lang: Lang) -> Result<&'static Query, String> {
+    static CELLS: [OnceLock<Result<Query, String>>; 12] = [const { OnceLock::new() }; 12];
+    let slot = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    CELLS[slot]
+        .get_or_init(|| Query::new(&lang.grammar(), GENERIC_QUERY).map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Definitions found by the generic fallback alone: nodes with a `name` field whose kind
+/// says class-like (`class`, `struct`, `interface`, `enum`, `trait`, `module`) or
+/// function-like (`function`, `method`, `constructor`).
+pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, String, u32)>, String> {
+    let mut p = Parser::new();
+    p.set_language(&lang.grammar()).map_err(|e| e.to_string())?;
+    let tree = p.parse(src, None).ok_or("the parser gave up")?;
+    let mut x = Extractor {
+        lang,
+        src,
+        facts: FileFacts {
+            path: String::new(),
+            lang,
+            lines: 0,
+            package: None,
+            defs: Vec::new(),
+            calls: Vec::new(),
+            imports: Vec::new(),
+            assigns: Vec::new(),
+            binds: Vec::new(),
+            globals: Vec::new(),
+            returns: Vec::new(),
+            default_export: None,
+        },
+        pending: Vec::new(),
+    };
+    x.generic_defs(tree.root_node())?;
+    Ok(x.facts
+        .defs
+        .into_iter()
+        .map(|d| (d.kind, d.name, d.start_line))
+        .collect())
+}
+
+fn count_lines(src: &[u8]) -> u32 {
+    let n = src.iter().filter(|b| **b == b'\n').count() as u32;
+    if src.last().is_some_and(|b| *b != b'\n') {
+        n + 1
+    } else {
+        n
+    }
+}
+
+/// `Foo<T>` → `Foo`, `*Foo` → `Foo`, `&mut Foo` → `Foo`, `a::Foo` stays.
+fn strip_generics(s: &str) -> String {
+    let s = s.trim().trim_start_matches(['*', '&']).trim();
+    let s = s.strip_prefix("mut ").unwrap_or(s).trim();
+    let end = s.find(['<', '[', '(']).unwrap_or(s.len());
+    s[..end].trim().to_string()
+}
+
+enum Pending<'t> {
+    Call(Node<'t>),
+    Decorator(Node<'t>),
+    Maybe(Node<'t>),
+    Import(Node<'t>),
+    Assign {
+        node: Node<'t>,
+        left: Option<Node<'t>>,
+        right: Option<Node<'t>>,
+        ty: Option<Node<'t>>,
+    },
+    Bind(Node<'t>),
+    Global(Node<'t>),
+    Return(Node<'t>, Option<Node<'t>>),
+    Iter(Node<'t>, Node<'t>, Node<'t>),
+}
+
+struct Extractor<'s, 't> {
+    lang: Lang,
+    src: &'s [u8],
+    facts: FileFacts,
+    pending: Vec<Pending<'t>>,
+}
+
+const IDENT_KINDS: &[&str] = &[
+    "identifier",
+    "type_identifier",
+    "field_identifier",
+    "property_identifier",
+    "private_property_identifier",
+    "shorthand_property_identifier",
+    "package_identifier",
+    "namespace_identifier",
+    "constant",
+    "simple_identifier",
+    "word",
+    "command_name",
+    "primitive_type",
+    "predefined_type",
+];
+
+impl<'s, 't> Extractor<'s, 't> {
+    fn text(&self, n: Node) -> String {
+        n.utf8_text(self.src).unwrap_or_default().to_string()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_def(
+        &mut self,
+        node: Node,
+        scope: Node,
+        kind: DefKind,
+        name: String,
+        bases: Vec<Vec<Seg>>,
+        receiver: Option<String>,
+        is_lambda: bool,
+    ) {
+        if name.is_empty() {
+            return;
+        }
+        let mut decorators = Vec::new();
+        let mut is_static = false;
+        let mut is_classmethod = false;
+        if self.lang == Lang::Python
+            && let Some(p) = node.parent()
+            && p.kind() == "decorated_definition"
+        {
+            let mut cur = p.walk();
+            for ch in p.named_children(&mut cur) {
+                if ch.kind() == "decorator"
+                    && let Some(e) = ch.named_child(0)
+                    && let Some(segs) = self.segs(e)
+                {
+                    match segs.as_slice() {
+                        [Seg::Name(n)] if n == "staticmethod" => is_static = true,
+                        [Seg::Name(n)] if n == "classmethod" => is_classmethod = true,
+                        _ => {}
+                    }
+                    decorators.push(segs);
+                }
+            }
+        }
+        // Ruby `def self.name` is a class method.
+        if self.lang == Lang::Ruby && node.kind() == "singleton_method" {
+            is_classmethod = true;
+        }
+        self.facts.defs.push(Def {
+            kind,
+            name,
+            start_line: node.start_position().row as u32 + 1,
+            end_line: node.end_position().row as u32 + 1,
+            start_byte: node.start_byte() as u32,
+            end_byte: node.end_byte() as u32,
+            scope_start: scope.start_byte() as u32,
+            scope_end: scope.end_byte() as u32,
+            parent: None,
+            bases,
+            decorators,
+            params: Vec::new(),
+            param_types: Vec::new(),
+            return_type: None,
+            is_lambda,
+            receiver,
+            merged_into: None,
+            is_static,
+            is_classmethod,
+            is_namespace: false,
+        });
+    }
+
+    fn generic_defs(&mut self, root: Node<'t>) -> Result<(), String> {
+        let q = generic_query(self.lang)?;
+        let mut cursor = QueryCursor::new();
+        let mut found = Vec::new();
+        let mut it = cursor.matches(q, root, self.src);
+        while let Some(m) = it.next() {
+            let (mut node, mut name) = (None, None);
+            for c in m.captures() {
+                if c.index == 0 {
+                    name = Some(c.node);
+                } else {
+                    node = Some(c.node);
+                }
+            }
+            let (Some(node), Some(name)) = (node, name) else {
+                continue;
+            };
+            let k = node.kind();
+            let kind = if ["class", "struct", "interface", "enum", "trait", "module"]
+                .iter()
+                .any(|w| k.contains(w))
+            {
+                DefKind::Class
+            } else if ["function", "method", "constructor"]
+                .iter()
+                .any(|w| k.contains(w))
+            {
+                DefKind::Func
+            } else {
+                continue;
+            };
+            found.push((node, kind, self.text(name)));
+        }
+        for (node, kind, name) in found {
+            let body = node.child_by_field_name("body").unwrap_or(node);
+            self.add_def(node, body, kind, name, Vec::new(), None, false);
+        }
+        Ok(())
+    }
+
+    fn params(&self, p: Node) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = p.walk();
+        for ch in p.named_children(&mut cur) {
+            if ch.kind() == "comment" {
+                continue;
+            }
+            if IDENT_KINDS.contains(&ch.kind()) {
+                out.push(self.text(ch));
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier");
+            if let Some(n) = named.or_else(|| first_identifier(ch)) {
+                out.push(self.text(n));
+            }
+        }
+        out
+    }
+
+    /// The declared types of the parameters, aligned with [`Extractor::params`].
+    fn param_types(&self, p: Node) -> Vec<Option<Vec<Seg>>> {
+        let mut out = Vec::new();
+        let mut cur = p.walk();
+        for ch in p.named_children(&mut cur) {
+            if ch.kind() == "comment" {
+                continue;
+            }
+            if IDENT_KINDS.contains(&ch.kind()) {
+                out.push(None);
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier");
+            if named.or_else(|| first_identifier(ch)).is_none() {
+                continue;
+            }
+            out.push(
+                ch.child_by_field_name("type")
+                    .and_then(|t| self.type_segs(t, 0)),
+            );
+        }
+        out
+    }
+
+    /// A type as segments: `Item`, `pkg.Item`, `&mut Item`, `*Item`, `: Item`, `Item<T>`.
+    fn type_segs(&self, t: Node, depth: u32) -> Option<Vec<Seg>> {
+        if depth > 8 {
+            return None;
+        }
+        match t.kind() {
+            "type_annotation" | "type" | "pointer_type" | "nullable_type" => {
+                self.type_segs(t.named_child(0)?, depth + 1)
+            }
+            "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            "generic_type" => {
+                let inner = t
+                    .child_by_field_name("type")
+                    .or_else(|| t.child_by_field_name("name"))
+                    .or_else(|| t.named_child(0))?;
+                self.type_segs(inner, depth + 1)
+            }
+            _ => self.segs(t),
+        }
+    }
+
+    /// A dotted expression as segments, or `None` when it is not one.
+    fn segs(&self, n: Node) -> Option<Vec<Seg>> {
+        let mut out = Vec::new();
+        self.segs_into(n, &mut out, 0)?;
+        Some(out)
+    }
+
+    fn segs_into(&self, n: Node, out: &mut Vec<Seg>, depth: u32) -> Option<()> {
+        if depth > 64 {
+            return None;
+        }
+        let k = n.kind();
+        let field = |f: &str| n.child_by_field_name(f);
+        match k {
+            "this" | "self" => out.push(Seg::Name(k.to_string())),
+            "super" => out.push(Seg::Super),
+            "base" if self.lang == Lang::CSharp => out.push(Seg::Super),
+            "this_expression" => out.push(Seg::Name("this".into())),
+            "base_expression" => out.push(Seg::Super),
+            _ if IDENT_KINDS.contains(&k) => out.push(Seg::Name(self.text(n))),
+            "subscript" | "subscript_expression" => {
+                let obj = field("value").or_else(|| field("object"))?;
+                let key = field("subscript").or_else(|| field("index"))?;
+                self.segs_into(obj, out, depth + 1)?;
+                out.push(Seg::Index(self.literal_key(key)?));
+            }
+            "attribute" => {
+                self.segs_into(field("object")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("attribute")?)));
+            }
+            "member_expression" => {
+                self.segs_into(field("object")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("property")?)));
+            }
+            "selector_expression" => {
+                self.segs_into(field("operand")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("field")?)));
+            }
+            "field_expression" => {
+                let obj = field("value").or_else(|| field("argument"))?;
+                self.segs_into(obj, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("field")?)));
+            }
+            "scoped_identifier" | "scoped_type_identifier" => {
+                if let Some(p) = field("path") {
+                    self.segs_into(p, out, depth + 1)?;
+                } else if let Some(s) = field("scope") {
+                    self.segs_into(s, out, depth + 1)?;
+                }
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "qualified_identifier" | "scope_resolution" => {
+                if let Some(s) = field("scope") {
+                    self.segs_into(s, out, depth + 1)?;
+                }
+                let name = field("name")?;
+                self.segs_into(name, out, depth + 1)?;
+            }
+            "member_access_expression" => {
+                self.segs_into(field("expression")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "field_access" => {
+                self.segs_into(field("object")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("field")?)));
+            }
+            "qualified_name" => {
+                self.segs_into(field("qualifier")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "qualified_type" => {
+                self.segs_into(field("package")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "generic_name" | "generic_type" | "template_type" | "template_function" => {
+                let inner = field("name").or_else(|| n.named_child(0))?;
+                self.segs_into(inner, out, depth + 1)?;
+            }
+            "generic_function" => {
+                self.segs_into(field("function")?, out, depth + 1)?;
+            }
+            "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
+                self.segs_into(n.named_child(0)?, out, depth + 1)?;
+            }
+            "pointer_expression" | "unary_expression" | "reference_expression" => {
+                let inner = field("argument")
+                    .or_else(|| field("operand"))
+                    .or_else(|| field("value"))?;
+                self.segs_into(inner, out, depth + 1)?;
+            }
+            "call" if self.lang == Lang::Python => {
+                let f = field("function")?;
+                if f.kind() == "identifier" && self.text(f) == "super" {
+                    out.push(Seg::Super);
+                } else {
+                    self.segs_into(f, out, depth + 1)?;
+                    out.push(Seg::Call);
+                }
+            }
+            "call" if self.lang == Lang::Ruby => {
+                if let Some(r) = field("receiver") {
+                    self.segs_into(r, out, depth + 1)?;
+                }
+                out.push(Seg::Name(self.text(field("method")?)));
+                out.push(Seg::Call);
+            }
+            "explicit_constructor_invocation" => {
+                self.segs_into(field("constructor")?, out, depth + 1)?;
+            }
+            "call_expression" | "invocation_expression" => {
+                self.segs_into(field("function")?, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            "method_invocation" => {
+                if let Some(o) = field("object") {
+                    self.segs_into(o, out, depth + 1)?;
+                }
+                out.push(Seg::Name(self.text(field("name")?)));
+                out.push(Seg::Call);
+            }
+            "new_expression" => {
+                let t = field("constructor").or_else(|| field("type"))?;
+                self.segs_into(t, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            "object_creation_expression" => {
+                self.segs_into(field("type")?, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            "composite_literal" | "struct_expression" => {
+                let t = field("type").or_else(|| field("name"))?;
+                self.segs_into(t, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// Innermost definition whose scope holds `byte`.
+    fn scope_of(&self, byte: u32) -> Option<u32> {
+        let defs = &self.facts.defs;
+        let i = defs.partition_point(|d| d.start_byte <= byte);
+        let mut cur = if i == 0 { None } else { Some(i as u32 - 1) };
+        while let Some(c) = cur {
+            let d = &defs[c as usize];
+            if d.scope_start <= byte && byte < d.scope_end.max(d.scope_start + 1) {
+                return Some(c);
+            }
+            cur = d.parent;
+        }
+        None
+    }
+
+    fn finish_defs(&mut self) {
+        let defs = &mut self.facts.defs;
+        // A named lambda is also an anonymous scope: the named definition sorts first and wins.
+        defs.sort_by(|a, b| {
+            a.start_byte
+                .cmp(&b.start_byte)
+                .then(b.end_byte.cmp(&a.end_byte))
+                .then((a.kind == DefKind::Scope).cmp(&(b.kind == DefKind::Scope)))
+        });
+        // The same node can be captured by two patterns; keep it once.
+        // A node matched once per base class keeps all of its bases.
+        defs.dedup_by(|b, a| {
+            let same = a.start_byte == b.start_byte
+                && a.end_byte == b.end_byte
+                && (a.kind == b.kind || b.kind == DefKind::Scope);
+            if same {
+                for base in std::mem::take(&mut b.bases) {
+                    if !a.bases.contains(&base) {
+                        a.bases.push(base);
+                    }
+                }
+            }
+            same
+        });
+        let mut stack: Vec<u32> = Vec::new();
+        for i in 0..defs.len() {
+            while let Some(&top) = stack.last() {
+                if defs[top as usize].end_byte > defs[i].start_byte
+                    && defs[i].end_byte <= defs[top as usize].end_byte
+                {
+                    break;
+                }
+                stack.pop();
+            }
+            defs[i].parent = stack.last().copied();
+            stack.push(i as u32);
+        }
+        self.attach_methods();
+        self.break_cycles();
+    }
+
+    /// Rust `impl` blocks, Go receivers and C++ `Foo::bar` definitions: the method belongs to
+    /// the type it names, when that type is defined in the same file.
+    fn attach_methods(&mut self) {
+        let n = self.facts.defs.len();
+        for i in 0..n {
+            let d = &self.facts.defs[i];
+            if d.kind == DefKind::Impl {
+                let (name, parent) = (d.name.clone(), d.parent);
+                let target = (0..n).find(|&j| {
+                    let t = &self.facts.defs[j];
+                    t.kind == DefKind::Class && t.name == name && t.parent == parent
+                });
+                if let Some(t) = target {
+                    let bases = self.facts.defs[i].bases.clone();
+                    self.facts.defs[t].bases.extend(bases);
+                    self.facts.defs[i].merged_into = Some(t as u32);
+                    for j in 0..n {
+                        if self.facts.defs[j].parent == Some(i as u32) {
+                            self.facts.defs[j].parent = Some(t as u32);
+                        }
+                    }
+                } else {
+                    self.facts.defs[i].kind = DefKind::Class;
+                }
+            } else if d.kind == DefKind::Func
+                && let Some(recv) = d.receiver.clone()
+            {
+                let short = recv.rsplit("::").next().unwrap_or(&recv).to_string();
+                let (start, end) = (d.start_byte, d.end_byte);
+                // Not a type declared inside the method itself.
+                let target = (0..n).find(|&j| {
+                    let t = &self.facts.defs[j];
+                    t.kind == DefKind::Class
+                        && t.name == short
+                        && j != i
+                        && !(start <= t.start_byte && t.end_byte <= end)
+                });
+                match target {
+                    Some(t) => self.facts.defs[i].parent = Some(t as u32),
+                    None => {
+                        // A type defined elsewhere: an implicit class node in this file.
+                        let mut c = self.facts.defs[i].clone();
+                        c.kind = DefKind::Class;
+                        c.name = short;
+                        c.receiver = None;
+                        c.params.clear();
+                        c.scope_start = c.start_byte;
+                        c.scope_end = c.start_byte;
+                        c.merged_into = None;
+                        self.facts.defs.push(c);
+                        let t = self.facts.defs.len() - 1;
+                        self.facts.defs[i].parent = Some(t as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Re-parenting must never make a definition its own ancestor (every walk up the parents
+    /// relies on it); a definition caught in a cycle is moved to the top level.
+    fn break_cycles(&mut self) {
+        let n = self.facts.defs.len();
+        for i in 0..n {
+            let mut cur = self.facts.defs[i].parent;
+            let mut steps = 0;
+            while let Some(p) = cur {
+                steps += 1;
+                if p as usize == i || steps > n {
+                    self.facts.defs[i].parent = None;
+                    break;
+                }
+                cur = self.facts.defs.get(p as usize).and_then(|d| d.parent);
+            }
+        }
+    }
+
+    fn finish_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            match p {
+                Pending::Call(n) => self.call(n),
+                Pending::Decorator(n) => {
+                    if let Some(segs) = self.segs(n) {
+                        let scope = self.scope_of(n.start_byte() as u32);
+                        let decorates = n
+                            .parent()
+                            .and_then(|d| d.parent())
+                            .and_then(|dd| dd.child_by_field_name("definition"))
+                            .and_then(|def| {
+                                self.facts
+                                    .defs
+                                    .iter()
+                                    .position(|x| x.start_byte == def.start_byte() as u32)
+                            })
+                            .map(|i| i as u32);
+                        self.facts.calls.push(CallSite {
+                            scope,
+                            callee: segs,
+                            text: self.text(n),
+                            line: n.start_position().row as u32 + 1,
+                            is_new: false,
+                            args: Vec::new(),
+                            kwargs: Vec::new(),
+                            spread: false,
+                            decorates,
+                            maybe: false,
+                        });
+                    }
+                }
+                Pending::Import(n) => self.import(n),
+                Pending::Maybe(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let name = self.text(n);
+                    self.facts.calls.push(CallSite {
+                        scope,
+                        callee: vec![Seg::Name(name.clone())],
+                        text: name,
+                        line: n.start_position().row as u32 + 1,
+                        is_new: false,
+                        args: Vec::new(),
+                        kwargs: Vec::new(),
+                        spread: false,
+                        decorates: None,
+                        maybe: true,
+                    });
+                }
+                Pending::Assign {
+                    node,
+                    left,
+                    right,
+                    ty,
+                } => self.assign(node, left, right, ty),
+                Pending::Bind(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    for id in identifiers(n) {
+                        let name = self.text(id);
+                        self.facts.binds.push(BindFact { scope, name, line });
+                    }
+                }
+                Pending::Global(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    let name = self.text(n);
+                    self.facts.globals.push(BindFact { scope, name, line });
+                }
+                Pending::Return(n, v) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let value = v.and_then(|v| self.segs(v));
+                    let yields = n.kind() == "yield";
+                    self.facts.returns.push(ReturnFact {
+                        scope,
+                        value,
+                        yields,
+                    });
+                }
+                Pending::Iter(n, left, right) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    if let Some(mut value) = self.segs(right) {
+                        // The loop calls `__iter__` on what it iterates, then `__next__` on the
+                        // iterator: edges only when those are methods of a known class.
+                        let mut iter = value.clone();
+                        iter.push(Seg::Name("__iter__".into()));
+                        let mut next = iter.clone();
+                        next.extend([Seg::Call, Seg::Name("__next__".into())]);
+                        for callee in [iter, next] {
+                            self.facts.calls.push(CallSite {
+                                scope,
+                                text: String::new(),
+                                callee,
+                                line,
+                                is_new: false,
+                                args: Vec::new(),
+                                kwargs: Vec::new(),
+                                spread: false,
+                                decorates: None,
+                                maybe: true,
+                            });
+                        }
+                        value.push(Seg::Iter);
+                        self.facts.assigns.push(AssignFact {
+                            scope,
+                            target: vec![self.text(left)],
+                            value: Some(value),
+                            type_name: None,
+                            elements: Vec::new(),
+                            line,
+                        });
+                    }
+                }
+            }
+        }
+        // Parameters are local bindings of unknown value.
+        for (i, d) in self.facts.defs.iter().enumerate() {
+            for p in &d.params {
+                self.facts.binds.push(BindFact {
+                    scope: Some(i as u32),
+                    name: p.clone(),
+                    line: d.start_line,
+                });
+            }
+        }
+    }
+
+    fn call(&mut self, n: Node) {
+        let line = n.start_position().row as u32 + 1;
+        let scope = self.scope_of(n.start_byte() as u32);
+        let field = |f: &str| n.child_by_field_name(f);
+        let (callee, text, is_new) = match n.kind() {
+            "new_expression" | "object_creation_expression" => {
+                let Some(t) = field("constructor").or_else(|| field("type")) else {
+                    return;
+                };
+                (self.segs(t), self.text(t), true)
+            }
+            "method_invocation" => {
+                let mut segs = match field("object") {
+                    Some(o) => self.segs(o),
+                    None => Some(Vec::new()),
+                };
+                let Some(name) = field("name") else { return };
+                if let Some(s) = segs.as_mut() {
+                    s.push(Seg::Name(self.text(name)));
+                }
+                let text = match field("object") {
+                    Some(o) => format!("{}.{}", self.text(o), self.text(name)),
+                    None => self.text(name),
+                };
+                (segs, text, false)
+            }
+            "call" if self.lang == Lang::Ruby => {
+                let mut segs = match field("receiver") {
+                    Some(o) => self.segs(o),
+                    None => Some(Vec::new()),
+                };
+                let Some(name) = field("method") else { return };
+                if let Some(s) = segs.as_mut() {
+                    s.push(Seg::Name(self.text(name)));
+                }
+                let text = match field("receiver") {
+                    Some(o) => format!("{}.{}", self.text(o), self.text(name)),
+                    None => self.text(name),
+                };
+                (segs, text, false)
+            }
+            "command" => {
+                let Some(name) = field("name") else { return };
+                let t = self.text(name);
+                (Some(vec![Seg::Name(t.clone())]), t, false)
+            }
+            // C# `: base(...)` and `: this(...)` before a constructor's body.
+            "constructor_initializer" => {
+                let t = self.text(n);
+                let t = t.trim_start_matches(':').trim_start();
+                if t.starts_with("base") {
+                    (Some(vec![Seg::Super]), "base".to_string(), false)
+                } else {
+                    (
+                        Some(vec![Seg::Name("this".into())]),
+                        "this".to_string(),
+                        false,
+                    )
+                }
+            }
+            "macro_invocation" => {
+                let Some(m) = field("macro") else { return };
+                let t = self.text(m);
+                (self.segs(m), format!("{t}!"), false)
+            }
+            _ => {
+                let Some(f) = field("function").or_else(|| n.named_child(0)) else {
+                    return;
+                };
+                if self.lang == Lang::Python && f.kind() == "identifier" && self.text(f) == "super"
+                {
+                    return;
+                }
+                (self.segs(f), self.text(f), false)
+            }
+        };
+        let text = squash(&text);
+        let callee = callee.unwrap_or_default();
+        let (args, kwargs, spread) = match field("arguments") {
+            Some(a) => self.arguments(a),
+            None => (Vec::new(), Vec::new(), false),
+        };
+        self.facts.calls.push(CallSite {
+            scope,
+            callee,
+            text,
+            line,
+            is_new,
+            args,
+            kwargs,
+            spread,
+            decorates: None,
+            maybe: false,
+        });
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn arguments(&self, a: Node) -> (Vec<Option<Vec<Seg>>>, Vec<(String, Option<Vec<Seg>>)>, bool) {
+        let mut args = Vec::new();
+        let mut kwargs = Vec::new();
+        let mut spread = false;
+        let mut cur = a.walk();
+        for ch in a.named_children(&mut cur) {
+            match ch.kind() {
+                "comment" => {}
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) = (
+                        ch.child_by_field_name("name"),
+                        ch.child_by_field_name("value"),
+                    ) {
+                        kwargs.push((self.text(k), self.segs(v)));
+                    }
+                }
+                "list_splat"
+                | "dictionary_splat"
+                | "spread_element"
+                | "splat_argument"
+                | "hash_splat_argument" => spread = true,
+                "argument" => {
+                    // C# wraps each argument.
+                    args.push(ch.named_child(0).and_then(|v| self.segs(v)));
+                }
+                _ => args.push(self.segs(ch)),
+            }
+        }
+        (args, kwargs, spread)
+    }
+
+    fn assign(&mut self, node: Node, left: Option<Node>, right: Option<Node>, ty: Option<Node>) {
+        let scope = self.scope_of(node.start_byte() as u32);
+        let line = node.start_position().row as u32 + 1;
+        let Some(left) = left else { return };
+        // `a = b = f`: both names get the innermost value.
+        let mut right = right;
+        while let Some(r) = right
+            && r.kind() == "assignment"
+            && self.lang == Lang::Python
+        {
+            right = r.child_by_field_name("right");
+        }
+        // `a, b = f, g`: element by element.
+        if let Some(r) = right
+            && matches!(left.kind(), "pattern_list" | "tuple_pattern")
+            && matches!(r.kind(), "expression_list" | "tuple")
+            && left.named_child_count() == r.named_child_count()
+        {
+            for i in 0..left.named_child_count() as u32 {
+                if let (Some(l), Some(v)) = (left.named_child(i), r.named_child(i)) {
+                    self.assign(node, Some(l), Some(v), None);
+                }
+            }
+            return;
+        }
+        // `const x = require('./m')` is an import.
+        if self.lang.is_js_family()
+            && let Some(r) = right
+            && let Some(path) = self.require_path(r)
+        {
+            if left.kind() == "identifier" {
+                self.facts.imports.push(ImportFact {
+                    scope,
+                    line,
+                    kind: ImportKind::Module {
+                        path,
+                        alias: Some(self.text(left)),
+                    },
+                });
+                return;
+            }
+            if left.kind() == "object_pattern" {
+                let mut cur = left.walk();
+                for ch in left.named_children(&mut cur) {
+                    let (name, alias) = match ch.kind() {
+                        "shorthand_property_identifier_pattern" => (self.text(ch), None),
+                        "pair_pattern" => match (
+                            ch.child_by_field_name("key"),
+                            ch.child_by_field_name("value"),
+                        ) {
+                            (Some(k), Some(v)) => (self.text(k), Some(self.text(v))),
+                            _ => continue,
+                        },
+                        _ => continue,
+                    };
+                    self.facts.imports.push(ImportFact {
+                        scope,
+                        line,
+                        kind: ImportKind::From {
+                            path: path.clone(),
+                            level: 0,
+                            name,
+                            alias,
+                        },
+                    });
+                }
+                return;
+            }
+        }
+        let target = self.segs(left).and_then(|s| {
+            s.into_iter()
+                .map(|s| match s {
+                    Seg::Name(n) => Some(n),
+                    // `table["k"] = f` sets one element of `table`.
+                    Seg::Index(k) => Some(format!("[{k}]")),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+        });
+        match target {
+            Some(target) if !target.is_empty() => {
+                let value = right.and_then(|r| self.segs(r));
+                let type_name = ty.and_then(|t| self.type_segs(t, 0));
+                let elements = right.map(|r| self.elements(r)).unwrap_or_default();
+                self.facts.assigns.push(AssignFact {
+                    scope,
+                    target,
+                    value,
+                    type_name,
+                    elements,
+                    line,
+                });
+            }
+            _ => {
+                // Tuple targets and the like: every name in them is bound to something unknown.
+                for id in identifiers(left) {
+                    let name = self.text(id);
+                    self.facts.binds.push(BindFact { scope, name, line });
+                }
+            }
+        }
+    }
+
+    /// The elements of a literal container, by key.
+    fn elements(&self, n: Node) -> Vec<(String, Option<Vec<Seg>>)> {
+        let mut out = Vec::new();
+        match n.kind() {
+            "dictionary" | "object" => {
+                let mut cur = n.walk();
+                for ch in n.named_children(&mut cur) {
+                    if ch.kind() != "pair" {
+                        continue;
+                    }
+                    let (Some(k), Some(v)) = (
+                        ch.child_by_field_name("key"),
+                        ch.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    if let Some(key) = self.literal_key(k) {
+                        out.push((key, self.segs(v)));
+                    }
+                }
+            }
+            "list" | "tuple" | "array" => {
+                let mut cur = n.walk();
+                for (i, ch) in n
+                    .named_children(&mut cur)
+                    .filter(|c| c.kind() != "comment")
+                    .enumerate()
+                {
+                    out.push((i.to_string(), self.segs(ch)));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// A string, number or bare property name used as a key.
+    fn literal_key(&self, k: Node) -> Option<String> {
+        match k.kind() {
+            "string" => {
+                let t = self.text(k);
+                let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                Some(unquote(t))
+            }
+            "integer" | "number" | "property_identifier" => Some(self.text(k)),
+            _ => None,
+        }
+    }
+
+    fn require_path(&self, n: Node) -> Option<String> {
+        if n.kind() != "call_expression" {
+            return None;
+        }
+        let f = n.child_by_field_name("function")?;
+        if self.text(f) != "require" {
+            return None;
+        }
+        let args = n.child_by_field_name("arguments")?;
+        let s = args.named_child(0)?;
+        if s.kind() != "string" {
+            return None;
+        }
+        Some(unquote(&self.text(s)))
+    }
+
+    fn import(&mut self, n: Node) {
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        let mut out: Vec<ImportKind> = Vec::new();
+        match (self.lang, n.kind()) {
+            (Lang::Python, "import_statement") => {
+                let mut cur = n.walk();
+                for ch in n.children_by_field_name("name", &mut cur) {
+                    match ch.kind() {
+                        "dotted_name" => out.push(ImportKind::Module {
+                            path: self.text(ch),
+                            alias: None,
+                        }),
+                        "aliased_import" => {
+                            if let (Some(p), Some(a)) = (
+                                ch.child_by_field_name("name"),
+                                ch.child_by_field_name("alias"),
+                            ) {
+                                out.push(ImportKind::Module {
+                                    path: self.text(p),
+                                    alias: Some(self.text(a)),
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            (Lang::Python, "import_from_statement") => {
+                let Some(m) = n.child_by_field_name("module_name") else {
+                    return;
+                };
+                let (path, level) = if m.kind() == "relative_import" {
+                    let mut level = 0;
+                    let mut path = String::new();
+                    let mut cur = m.walk();
+                    for ch in m.named_children(&mut cur) {
+                        match ch.kind() {
+                            "import_prefix" => level = self.text(ch).matches('.').count() as u32,
+                            "dotted_name" => path = self.text(ch),
+                            _ => {}
+                        }
+                    }
+                    (path, level)
+                } else {
+                    (self.text(m), 0)
+                };
+                let mut cur = n.walk();
+                let mut any = false;
+                for ch in n.children_by_field_name("name", &mut cur) {
+                    any = true;
+                    let (name, alias) = match ch.kind() {
+                        "aliased_import" => match (
+                            ch.child_by_field_name("name"),
+                            ch.child_by_field_name("alias"),
+                        ) {
+                            (Some(p), Some(a)) => (self.text(p), Some(self.text(a))),
+                            _ => continue,
+                        },
+                        _ => (self.text(ch), None),
+                    };
+                    out.push(ImportKind::From {
+                        path: path.clone(),
+                        level,
+                        name,
+                        alias,
+                    });
+                }
+                if !any {
+                    let mut cur = n.walk();
+                    if n.named_children(&mut cur)
+                        .any(|c| c.kind() == "wildcard_import")
+                    {
+                        out.push(ImportKind::Star { path, level });
+                    }
+                }
+            }
+            (l, "import_statement") if l.is_js_family() => {
+                let Some(src) = n.child_by_field_name("source") else {
+                    return;
+                };
+                let path = unquote(&self.text(src));
+                let mut any = false;
+                let mut cur = n.walk();
+                for clause in n.named_children(&mut cur) {
+                    if clause.kind() != "import_clause" {
+                        continue;
+                    }
+                    let mut c2 = clause.walk();
+                    for ch in clause.named_children(&mut c2) {
+                        match ch.kind() {
+                            "identifier" => {
+                                any = true;
+                                out.push(ImportKind::From {
+                                    path: path.clone(),
+                                    level: 0,
+                                    name: "default".into(),
+                                    alias: Some(self.text(ch)),
+                                });
+                            }
+                            "namespace_import" => {
+                                if let Some(id) = first_identifier(ch) {
+                                    any = true;
+                                    out.push(ImportKind::Module {
+                                        path: path.clone(),
+                                        alias: Some(self.text(id)),
+                                    });
+                                }
+                            }
+                            "named_imports" => {
+                                let mut c3 = ch.walk();
+                                for spec in ch.named_children(&mut c3) {
+                                    if spec.kind() != "import_specifier" {
+                                        continue;
+                                    }
+                                    let Some(name) = spec.child_by_field_name("name") else {
+                                        continue;
+                                    };
+                                    any = true;
+                                    out.push(ImportKind::From {
+                                        path: path.clone(),
+                                        level: 0,
+                                        name: self.text(name),
+                                        alias: spec
+                                            .child_by_field_name("alias")
+                                            .map(|a| self.text(a)),
+                                    });
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if !any {
+                    out.push(ImportKind::Star { path, level: 0 });
+                }
+            }
+            (Lang::Go, _) => {
+                let mut specs = Vec::new();
+                collect_kind(n, "import_spec", &mut specs);
+                for spec in specs {
+                    let Some(p) = spec.child_by_field_name("path") else {
+                        continue;
+                    };
+                    let path = unquote(&self.text(p));
+                    let alias = spec.child_by_field_name("name").map(|a| self.text(a));
+                    match alias.as_deref() {
+                        Some(".") => out.push(ImportKind::Star { path, level: 0 }),
+                        Some("_") => {}
+                        _ => out.push(ImportKind::Module { path, alias }),
+                    }
+                }
+            }
+            (Lang::Rust, "mod_item") => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    let name = self.text(name);
+                    out.push(ImportKind::Module {
+                        path: format!("self::{name}"),
+                        alias: Some(name),
+                    });
+                }
+            }
+            (Lang::Rust, _) => {
+                if let Some(arg) = n.child_by_field_name("argument") {
+                    self.rust_use(arg, String::new(), &mut out);
+                }
+            }
+            (Lang::Java, _) => {
+                let star = {
+                    let mut cur = n.walk();
+                    n.children(&mut cur).any(|c| c.kind() == "asterisk")
+                };
+                if let Some(p) = n.named_child(0) {
+                    let full = self.text(p);
+                    if star {
+                        out.push(ImportKind::Star {
+                            path: full,
+                            level: 0,
+                        });
+                    } else if let Some((pkg, name)) = full.rsplit_once('.') {
+                        out.push(ImportKind::From {
+                            path: pkg.to_string(),
+                            level: 0,
+                            name: name.to_string(),
+                            alias: None,
+                        });
+                    }
+                }
+            }
+            (Lang::C | Lang::Cpp, _) => {
+                if let Some(p) = n.child_by_field_name("path") {
+                    let t = self.text(p);
+                    let path = t.trim_matches(['"', '<', '>']).to_string();
+                    out.push(ImportKind::Star {
+                        path,
+                        level: u32::from(p.kind() == "string_literal"),
+                    });
+                }
+            }
+            (Lang::Ruby, _) => {
+                let method = n
+                    .child_by_field_name("method")
+                    .map(|m| self.text(m))
+                    .unwrap_or_default();
+                if let Some(args) = n.child_by_field_name("arguments")
+                    && let Some(s) = args.named_child(0)
+                {
+                    let path = unquote(&self.text(s));
+                    out.push(ImportKind::Star {
+                        path,
+                        level: u32::from(method == "require_relative"),
+                    });
+                }
+            }
+            (Lang::CSharp, _) => {
+                let mut cur = n.walk();
+                if let Some(p) = n
+                    .named_children(&mut cur)
+                    .find(|c| matches!(c.kind(), "qualified_name" | "identifier"))
+                {
+                    out.push(ImportKind::Star {
+                        path: self.text(p),
+                        level: 0,
+                    });
+                }
+            }
+            (Lang::Bash, _) => {
+                if let Some(arg) = n.child_by_field_name("argument") {
+                    let path = unquote(&self.text(arg));
+                    out.push(ImportKind::Star { path, level: 1 });
+                }
+            }
+            _ => {}
+        }
+        for kind in out {
+            self.facts.imports.push(ImportFact { scope, line, kind });
+        }
+    }
+
+    fn rust_use(&self, n: Node, prefix: String, out: &mut Vec<ImportKind>) {
+        let join = |p: &str, s: &str| {
+            if p.is_empty() {
+                s.to_string()
+            } else {
+                format!("{p}::{s}")
+            }
+        };
+        match n.kind() {
+            "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
+                let full = join(&prefix, &self.text(n));
+                let (path, name) = match full.rsplit_once("::") {
+                    Some((p, nm)) => (p.to_string(), nm.to_string()),
+                    None => (String::new(), full.clone()),
+                };
+                out.push(ImportKind::From {
+                    path,
+                    level: 0,
+                    name,
+                    alias: None,
+                });
+            }
+            "use_as_clause" => {
+                if let (Some(p), Some(a)) = (
+                    n.child_by_field_name("path"),
+                    n.child_by_field_name("alias"),
+                ) {
+                    let full = join(&prefix, &self.text(p));
+                    let (path, name) = match full.rsplit_once("::") {
+                        Some((p, nm)) => (p.to_string(), nm.to_string()),
+                        None => (String::new(), full.clone()),
+                    };
+                    out.push(ImportKind::From {
+                        path,
+                        level: 0,
+                        name,
+                        alias: Some(self.text(a)),
+                    });
+                }
+            }
+            "scoped_use_list" => {
+                let p = n
+                    .child_by_field_name("path")
+                    .map(|p| join(&prefix, &self.text(p)))
+                    .unwrap_or(prefix);
+                if let Some(list) = n.child_by_field_name("list") {
+                    self.rust_use(list, p, out);
+                }
+            }
+            "use_list" => {
+                let mut cur = n.walk();
+                for ch in n.named_children(&mut cur) {
+                    self.rust_use(ch, prefix.clone(), out);
+                }
+            }
+            "use_wildcard" => {
+                let p = n
+                    .named_child(0)
+                    .map(|p| join(&prefix, &self.text(p)))
+                    .unwrap_or(prefix);
+                out.push(ImportKind::Star { path: p, level: 0 });
+            }
+            _ => {}
+        }
+    }
+}
+
+fn squash(s: &str) -> String {
+    let mut out: String = s.split_whitespace().collect::<Vec<_>>().join("");
+    if out.len() > 120 {
+        let mut cut = 120;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+    }
+    out
+}
+
+fn unquote(s: &str) -> String {
+    s.trim()
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .to_string()
+}
+
+fn first_identifier(n: Node) -> Option<Node> {
+    if n.kind() == "identifier" {
+        return Some(n);
+    }
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        if let Some(id) = first_identifier(ch) {
+            return Some(id);
+        }
+    }
+    None
+}
+
+fn identifiers(n: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    collect_kind(n, "identifier", &mut out);
+    out
+}
+
+fn collect_kind<'t>(n: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
+    if n.kind() == kind {
+        out.push(n);
+        return;
+    }
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        collect_kind(ch, kind, out);
+    }
+}

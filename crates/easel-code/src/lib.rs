@@ -1,0 +1,316 @@
+//! `easel-code`: the code graph of a repository, built with tree-sitter alone.
+//!
+//! Files are found with the `ignore` crate (so `.gitignore` is respected), parsed in parallel,
+//! and reduced to *facts* (definitions, calls, imports, bindings) by one declarative query per
+//! language (`queries/<lang>.scm`). Facts are cached by content hash under
+//! `.codecanvas/cache/`, so a second run parses only the files that changed. The resolver then
+//! turns the facts of all files into a [`Graph`] of modules, classes and functions with
+//! `CONTAINS`, `IMPORT`, `CALL` and `INHERITS` edges; calls it cannot resolve for certain are
+//! kept apart as [`Unresolved`], never guessed.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let dir = tempfile::tempdir()?;
+//! std::fs::write(dir.path().join("app.py"), "def helper():\n    pass\n\ndef main():\n    helper()\n")?;
+//! let built = easel_code::build(dir.path(), &easel_code::BuildOptions::default())?;
+//! assert!(built.graph.call_pairs().contains(&("app.main".into(), "app.helper".into())));
+//!
+//! let impact = easel_code::impact(&built.graph, "helper", 2)?;
+//! assert_eq!(impact.callers[0].qualname, "app.main");
+//! # Ok(()) }
+//! ```
+
+mod cache;
+mod error;
+mod extract;
+mod impact;
+mod lang;
+mod model;
+mod resolve;
+
+pub use cache::CACHE_DIR;
+pub use error::{CodeError, ErrorKind};
+pub use extract::{
+    DefKind, FileFacts, GENERIC_QUERY, Seg, check_query, extract, generic_definitions,
+};
+pub use impact::{Impact, Neighbor, SymbolMatch, find_symbol, impact, search_symbols};
+pub use lang::Lang;
+pub use model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
+
+use rayon::prelude::*;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Files larger than this are skipped: generated bundles and data, not code to read.
+const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// A file's facts, its cache key, and whether they came from the cache.
+type Loaded = (FileFacts, [u8; 32], bool, Option<cache::Stamp>);
+
+/// How to build the graph.
+#[derive(Default)]
+pub struct BuildOptions<'a> {
+    /// Use and update the cache in `<root>/.codecanvas/cache/` (on by default in the CLI).
+    pub use_cache: bool,
+    /// Called from worker threads with (files done, files total).
+    pub progress: Option<&'a (dyn Fn(usize, usize) + Sync)>,
+}
+
+/// What a build did, for people and benchmarks.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BuildStats {
+    pub files: usize,
+    pub parsed: usize,
+    pub cached: usize,
+    pub lines: u64,
+    pub skipped: usize,
+    pub millis: u128,
+}
+
+/// A built graph and how it was built.
+#[derive(Debug, Clone, Serialize)]
+pub struct Built {
+    pub graph: Graph,
+    pub stats: BuildStats,
+    /// Files that could not be read or parsed, with the reason.
+    pub problems: Vec<String>,
+    /// Every file came from the cache and no file was added or removed since the last build
+    /// that used the cache: the graph is the one that build made.
+    pub unchanged: bool,
+}
+
+/// Every source file under `root` that a language here knows, honouring `.gitignore`,
+/// `.ignore` and hidden files; paths relative to `root`, sorted.
+pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, CodeError> {
+    if !root.is_dir() {
+        return Err(CodeError::NotADirectory {
+            path: root.to_path_buf(),
+        });
+    }
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(true)
+        .git_ignore(true)
+        .git_global(false)
+        .git_exclude(true)
+        .require_git(false)
+        .filter_entry(|e| {
+            let name = e.file_name();
+            name != "node_modules" && name != ".codecanvas" && name != "target"
+        })
+        .build();
+    for entry in walker {
+        let Ok(entry) = entry else { continue };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        let Some(lang) = Lang::from_path(path) else {
+            continue;
+        };
+        if entry.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
+            continue;
+        }
+        let Ok(rel) = path.strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        out.push((rel, lang));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Build the graph of the repository at `root`.
+pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
+    let start = Instant::now();
+    let files = discover(root)?;
+    tracing::debug!(
+        ms = start.elapsed().as_millis(),
+        files = files.len(),
+        "discovered"
+    );
+    let cache = if opts.use_cache {
+        cache::Cache::load(root)
+    } else {
+        cache::Cache::default()
+    };
+    tracing::debug!(
+        ms = start.elapsed().as_millis(),
+        entries = cache.len(),
+        "cache loaded"
+    );
+    let total = files.len();
+    let settled = std::time::SystemTime::now()
+        .checked_sub(std::time::Duration::from_secs(2))
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<Loaded, String>> = files
+        .par_iter()
+        .map(|(rel, lang)| {
+            let r = (|| {
+                let path = root.join(rel);
+                // A file whose size and modification time are those of the last run has the
+                // content hash of the last run: no need to read it again.
+                let stamp = std::fs::metadata(&path)
+                    .ok()
+                    .and_then(|m| cache::Stamp::of(&m));
+                // Timestamps are coarse: a file written in the last two seconds may have changed
+                // again without its stamp changing, so it is read (as git does for racy files).
+                if let Some(st) = stamp
+                    && st.older_than(settled)
+                    && let Some(key) = cache.key_for(rel, st)
+                    && let Some(f) = cache.get(&key)
+                {
+                    return Ok((f, key, true, stamp));
+                }
+                let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
+                let key = content_key(rel, *lang, &bytes);
+                if let Some(f) = cache.get(&key) {
+                    return Ok((f, key, true, stamp));
+                }
+                let facts = extract::extract(*lang, rel, &bytes)?;
+                Ok((facts, key, false, stamp))
+            })();
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if let Some(p) = opts.progress {
+                p(n, total);
+            }
+            r
+        })
+        .collect();
+    let mut facts = Vec::with_capacity(results.len());
+    let mut keys = Vec::with_capacity(results.len());
+    let mut stats = BuildStats {
+        files: total,
+        ..BuildStats::default()
+    };
+    let mut problems = Vec::new();
+    let mut stamps = Vec::with_capacity(total);
+    for r in results {
+        match r {
+            Ok((f, key, hit, stamp)) => {
+                stamps.push(stamp);
+                stats.lines += u64::from(f.lines);
+                if hit {
+                    stats.cached += 1;
+                } else {
+                    stats.parsed += 1;
+                }
+                facts.push(f);
+                keys.push(key);
+            }
+            Err(e) => {
+                stats.skipped += 1;
+                problems.push(e);
+            }
+        }
+    }
+    tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
+    let resolver = resolve::Resolver::new(&facts);
+    tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
+    let graph = resolver.into_graph();
+    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
+    let unchanged = opts.use_cache
+        && stats.parsed == 0
+        && problems.is_empty()
+        && cache.len() == facts.len()
+        && !cache.stale(&facts, &stamps);
+    if opts.use_cache && !unchanged {
+        cache::Cache::store(root, &cache, &keys, &stamps, &facts)?;
+    }
+    stats.millis = start.elapsed().as_millis();
+    tracing::debug!(?stats, "built the code graph");
+    Ok(Built {
+        graph,
+        stats,
+        problems,
+        unchanged,
+    })
+}
+
+/// Build the graph from facts already extracted (tests, and callers with their own files).
+pub fn graph_from_facts(facts: &[FileFacts]) -> Graph {
+    resolve::Resolver::new(facts).into_graph()
+}
+
+/// Build the graph from in-memory files `(path, source)`; files of unknown languages are
+/// skipped.
+pub fn graph_from_sources(files: &[(&str, &str)]) -> Result<Graph, CodeError> {
+    let mut facts = Vec::new();
+    for (path, src) in files {
+        let Some(lang) = Lang::from_path(Path::new(path)) else {
+            continue;
+        };
+        let f =
+            extract::extract(lang, path, src.as_bytes()).map_err(|reason| CodeError::Parse {
+                path: PathBuf::from(path),
+                reason,
+            })?;
+        facts.push(f);
+    }
+    Ok(graph_from_facts(&facts))
+}
+
+/// The graph written by `easel code init`, for tools that read it without rebuilding.
+pub fn graph_path(root: &Path) -> PathBuf {
+    root.join(".codecanvas").join("graph.json")
+}
+
+/// Write `graph.json` next to the cache.
+pub fn save_graph(root: &Path, graph: &Graph) -> Result<PathBuf, CodeError> {
+    let path = graph_path(root);
+    let dir = root.join(".codecanvas");
+    std::fs::create_dir_all(&dir).map_err(|e| CodeError::Io {
+        path: dir.clone(),
+        source: e,
+    })?;
+    let json = serde_json::to_vec(graph).map_err(|e| CodeError::Io {
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    let tmp = dir.join(format!("graph.json.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, json).map_err(|e| CodeError::Io {
+        path: tmp.clone(),
+        source: e,
+    })?;
+    std::fs::rename(&tmp, &path).map_err(|e| CodeError::Io {
+        path: path.clone(),
+        source: e,
+    })?;
+    Ok(path)
+}
+
+/// The cache key of a file: its path, language and bytes, and the version of the extractor.
+/// Editing a query file changes what is extracted, so the query text is part of every key.
+fn content_key(rel: &str, lang: Lang, bytes: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(cache::FORMAT.as_bytes());
+    h.update(lang.name().as_bytes());
+    h.update(query_digest(lang));
+    h.update([0]);
+    h.update(rel.as_bytes());
+    h.update([0]);
+    h.update(bytes);
+    h.finalize().into()
+}
+
+fn query_digest(lang: Lang) -> &'static [u8; 32] {
+    static DIGESTS: std::sync::OnceLock<Vec<[u8; 32]>> = std::sync::OnceLock::new();
+    let all = DIGESTS.get_or_init(|| {
+        Lang::ALL
+            .iter()
+            .map(|l| Sha256::digest(l.query_source().as_bytes()).into())
+            .collect()
+    });
+    let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    &all[i]
+}

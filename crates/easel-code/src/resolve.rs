@@ -1,0 +1,2284 @@
+//! Call resolution without a language server.
+//!
+//! Names are looked up the way the language does it: the function's own scope, enclosing
+//! functions, the class body where the language allows it, the module, star imports, then the
+//! language's global rules (a Go package's other files, a Java package, C's single namespace).
+//! A name's value is followed through imports, simple assignments, constructor calls, return
+//! values and decorators. When any step is unknown (a parameter, a loop variable, a library)
+//! the call stays unresolved with the callee as written: nothing is guessed.
+
+use crate::extract::{DefKind, FileFacts, ImportKind, Seg};
+use crate::lang::Lang;
+use crate::model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use rayon::prelude::*;
+
+type FileId = u32;
+
+/// The outcome of the first pass for one call site.
+#[derive(Clone)]
+enum Pass1 {
+    Resolved(Vec<(Ref, bool)>),
+    Unresolved,
+    /// Unresolved, but a parameter was involved: the second pass tries again.
+    Retry,
+}
+type DefId = u32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Ref {
+    file: FileId,
+    def: DefId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Val {
+    Module(FileId),
+    /// A Python package folder without `__init__.py`, by dotted name.
+    Namespace(String),
+    /// A Go package: the folder's path.
+    GoPkg(String),
+    Func(Ref),
+    Class(Ref),
+    Instance(Ref),
+    /// `self`/`this` inside a method of this class: an instance of it or of a subclass.
+    SelfOf(Ref),
+    /// A method reached through an instance (or a class method through its class): the
+    /// first parameter is already bound.
+    Bound(Ref),
+    /// `super()` inside this class.
+    Super(Ref),
+    /// A literal dict, list, tuple, object or array: the assignment that made it.
+    Lit(FileId, u32),
+    /// What calling a generator function gives.
+    Gen(Ref),
+}
+
+#[derive(Debug, Clone, Copy)]
+enum BindKind {
+    Def(DefId),
+    Import(u32),
+    Assign(u32),
+    /// Parameter `index` of function `def`.
+    Param(DefId, u32),
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Binding {
+    line: u32,
+    kind: BindKind,
+}
+
+/// Per-file lookup tables.
+struct FileIndex {
+    /// (scope, name) → bindings in source order.
+    bindings: HashMap<(Option<DefId>, String), Vec<Binding>>,
+    /// Class → attribute → assignments `self.attr = ...` in its methods.
+    inst_attrs: HashMap<(DefId, String), Vec<u32>>,
+    /// (scope, name, key) → assignments `name[key] = ...`.
+    elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>>,
+    /// Scope → names declared global/nonlocal there.
+    globals: HashSet<(Option<DefId>, String)>,
+    stars: Vec<u32>,
+    /// Module qualname (also the prefix of definition qualnames).
+    qualname: String,
+    def_prefix: String,
+    is_init: bool,
+}
+
+/// Everything the resolver reads, shared by all threads.
+pub(crate) struct Resolver<'a> {
+    files: &'a [FileFacts],
+    idx: Vec<FileIndex>,
+    /// Python dotted module name → files.
+    py_modules: HashMap<String, Vec<FileId>>,
+    /// Path (relative, `/`) → file.
+    by_path: HashMap<&'a str, FileId>,
+    /// Folder → files in it.
+    by_dir: HashMap<&'a str, Vec<FileId>>,
+    /// Rust module path (`crate::a::b`) → files.
+    rust_modules: HashMap<String, Vec<FileId>>,
+    /// Language family → class name → classes (for languages whose classes are global).
+    global_classes: HashMap<(u8, String), Vec<Ref>>,
+    /// C and C++ top-level functions by name.
+    global_funcs: HashMap<String, Vec<Ref>>,
+    /// Java package / C# namespace → files.
+    packages: HashMap<String, Vec<FileId>>,
+    /// Node ids of definitions, per file.
+    def_ids: Vec<Vec<String>>,
+    /// Class → classes that name it as a base.
+    subclasses: HashMap<Ref, Vec<Ref>>,
+    /// Function → the call sites that reach it (file, call index, first parameter bound).
+    callers: HashMap<Ref, Vec<(FileId, u32, bool)>>,
+    /// Whether parameters take the values of the arguments at their call sites (second pass).
+    param_flow: bool,
+    param_memo: std::sync::RwLock<HashMap<(Ref, u32), Vec<Val>>>,
+    mro_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
+    parts_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
+    /// Ruby methods defined at the top level of a file, by name.
+    ruby_top: HashMap<String, Vec<Ref>>,
+    /// Files each import brings in, per file and import.
+    import_targets: Vec<Vec<Vec<FileId>>>,
+    /// Dotted names that are packages (prefixes of module names).
+    py_packages: HashSet<String>,
+}
+
+const MAX_DEPTH: u32 = 10;
+
+thread_local! {
+    /// Set when an evaluation reads a parameter: only such calls can gain targets in the
+    /// second pass.
+    static PARAM_TOUCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Evaluation steps left for the current question (one call site, one class's bases):
+    /// the depth limit bounds each chain, this bounds their number, so adversarial code
+    /// cannot make resolution exponential. Running out means "unknown".
+    static BUDGET: std::cell::Cell<u32> = const { std::cell::Cell::new(STEP_BUDGET) };
+}
+
+const STEP_BUDGET: u32 = 20_000;
+
+fn reset_budget() {
+    BUDGET.with(|b| b.set(STEP_BUDGET));
+}
+
+fn spend() -> bool {
+    BUDGET.with(|b| {
+        let left = b.get();
+        if left == 0 {
+            false
+        } else {
+            b.set(left - 1);
+            true
+        }
+    })
+}
+const MAX_VALS: usize = 6;
+const MAX_PARAM_VALS: usize = 16;
+
+fn family(l: Lang) -> u8 {
+    match l {
+        Lang::C | Lang::Cpp => 1,
+        Lang::Java => 2,
+        Lang::CSharp => 3,
+        Lang::Ruby => 4,
+        Lang::TypeScript | Lang::Tsx | Lang::JavaScript => 5,
+        Lang::Go => 6,
+        Lang::Rust => 7,
+        Lang::Python => 8,
+        Lang::Bash => 9,
+    }
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rfind('/').map(|i| &path[..i]).unwrap_or("")
+}
+
+fn stem_path(path: &str) -> &str {
+    let file_start = path.rfind('/').map(|i| i + 1).unwrap_or(0);
+    match path[file_start..].rfind('.') {
+        Some(i) if i > 0 => &path[..file_start + i],
+        _ => path,
+    }
+}
+
+/// The dotted module name of a Python file, and whether it is a package's `__init__`.
+/// The dotted module names of a Python file: the name it has on its source root (the folder
+/// above its topmost package, so `packages/a/src/pkg/m.py` is `pkg.m`, and a `src/` folder that
+/// is not a package is a source root), then other names it can be imported by (its whole path).
+/// Also whether it is a package's `__init__`.
+fn python_names(path: &str, init_dirs: &HashSet<&str>) -> (String, bool, Vec<String>) {
+    let stem = stem_path(path);
+    let dir = dir_of(path);
+    let (full, is_init) = dotted_module(stem);
+    let no_src = stem.strip_prefix("src/").map(|p| dotted_module(p).0);
+    let mut root = None;
+    if !dir.is_empty() && init_dirs.contains(dir) {
+        let mut top = dir;
+        loop {
+            let parent = dir_of(top);
+            if parent.is_empty() || parent == top || !init_dirs.contains(parent) {
+                break;
+            }
+            top = parent;
+        }
+        root = Some(dir_of(top));
+    }
+    let primary = match root {
+        Some(r) if !r.is_empty() => dotted_module(&stem[r.len() + 1..]).0,
+        Some(_) => full.clone(),
+        None => no_src.clone().unwrap_or_else(|| full.clone()),
+    };
+    let mut aliases = Vec::new();
+    for a in [Some(full), no_src].into_iter().flatten() {
+        if a != primary && !aliases.contains(&a) {
+            aliases.push(a);
+        }
+    }
+    (primary, is_init, aliases)
+}
+
+fn dotted_module(p: &str) -> (String, bool) {
+    let mut name = p.replace('/', ".");
+    let is_init = name == "__init__" || name.ends_with(".__init__");
+    if is_init {
+        name.truncate(name.len().saturating_sub("__init__".len()));
+        if name.ends_with('.') {
+            name.pop();
+        }
+    }
+    (name, is_init)
+}
+
+fn rust_module(path: &str) -> String {
+    let p = match path.rfind("src/") {
+        Some(i) => &path[i + 4..],
+        None => path,
+    };
+    let p = stem_path(p);
+    let mut parts: Vec<&str> = p.split('/').collect();
+    if let Some(last) = parts.last()
+        && matches!(*last, "lib" | "main" | "mod")
+    {
+        parts.pop();
+    }
+    let mut s = String::from("crate");
+    for part in parts {
+        if !part.is_empty() {
+            s.push_str("::");
+            s.push_str(part);
+        }
+    }
+    s
+}
+
+impl<'a> Resolver<'a> {
+    pub(crate) fn new(files: &'a [FileFacts]) -> Resolver<'a> {
+        let init_dirs: HashSet<&str> = files
+            .iter()
+            .filter(|f| f.path == "__init__.py" || f.path.ends_with("/__init__.py"))
+            .map(|f| dir_of(&f.path))
+            .collect();
+        let idx: Vec<FileIndex> = files
+            .par_iter()
+            .map(|f| build_index(f, &init_dirs))
+            .collect();
+        let mut r = Resolver {
+            files,
+            idx,
+            py_modules: HashMap::new(),
+            by_path: HashMap::new(),
+            by_dir: HashMap::new(),
+            rust_modules: HashMap::new(),
+            global_classes: HashMap::new(),
+            global_funcs: HashMap::new(),
+            packages: HashMap::new(),
+            def_ids: Vec::new(),
+            subclasses: HashMap::new(),
+            callers: HashMap::new(),
+            param_flow: false,
+            param_memo: std::sync::RwLock::new(HashMap::new()),
+            import_targets: Vec::new(),
+            ruby_top: HashMap::new(),
+            mro_memo: std::sync::RwLock::new(HashMap::new()),
+            parts_memo: std::sync::RwLock::new(HashMap::new()),
+            py_packages: HashSet::new(),
+        };
+        for (i, f) in files.iter().enumerate() {
+            let i = i as FileId;
+            r.by_path.insert(f.path.as_str(), i);
+            r.by_dir.entry(dir_of(&f.path)).or_default().push(i);
+            match f.lang {
+                Lang::Python => {
+                    let q = r.idx[i as usize].qualname.clone();
+                    r.py_modules.entry(q).or_default().push(i);
+                    // The same file under its other names, for repos that import `src.pkg`.
+                    for a in python_names(&f.path, &init_dirs).2 {
+                        r.py_modules.entry(a).or_default().push(i);
+                    }
+                }
+                Lang::Rust => {
+                    r.rust_modules
+                        .entry(rust_module(&f.path))
+                        .or_default()
+                        .push(i);
+                }
+                Lang::Java | Lang::CSharp => {
+                    if let Some(p) = &f.package {
+                        r.packages.entry(p.clone()).or_default().push(i);
+                    }
+                }
+                _ => {}
+            }
+            for (d, def) in f.defs.iter().enumerate() {
+                let rf = Ref {
+                    file: i,
+                    def: d as DefId,
+                };
+                match def.kind {
+                    DefKind::Class => {
+                        r.global_classes
+                            .entry((family(f.lang), def.name.clone()))
+                            .or_default()
+                            .push(rf);
+                    }
+                    DefKind::Func if f.lang == Lang::Ruby && def.parent.is_none() => {
+                        r.ruby_top.entry(def.name.clone()).or_default().push(rf);
+                    }
+                    DefKind::Func
+                        if matches!(f.lang, Lang::C | Lang::Cpp)
+                            && def.parent.is_none()
+                            && def.receiver.is_none() =>
+                    {
+                        r.global_funcs.entry(def.name.clone()).or_default().push(rf);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        r.def_ids = files.iter().map(def_ids).collect();
+        for q in r.py_modules.keys() {
+            let mut rest = q.as_str();
+            while let Some((head, _)) = rest.rsplit_once('.') {
+                r.py_packages.insert(head.to_string());
+                rest = head;
+            }
+        }
+        let pairs: Vec<(Ref, Ref)> = (0..files.len())
+            .into_par_iter()
+            .flat_map_iter(|fi| {
+                let r = &r;
+                files[fi]
+                    .defs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.kind == DefKind::Class && d.merged_into.is_none())
+                    .flat_map(move |(d, _)| {
+                        reset_budget();
+                        let c = Ref {
+                            file: fi as FileId,
+                            def: d as DefId,
+                        };
+                        r.bases(c, 0).into_iter().map(move |b| (b, c))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for (b, c) in pairs {
+            r.subclasses.entry(b).or_default().push(c);
+        }
+        // Import targets do not change during resolution: compute them once.
+        let targets: Vec<Vec<Vec<FileId>>> = (0..files.len())
+            .into_par_iter()
+            .map(|fi| {
+                (0..files[fi].imports.len())
+                    .map(|ii| {
+                        reset_budget();
+                        r.import_files_uncached(fi as FileId, ii as u32, 0)
+                    })
+                    .collect()
+            })
+            .collect();
+        r.import_targets = targets;
+        r
+    }
+
+    fn def(&self, r: Ref) -> &crate::extract::Def {
+        &self.files[r.file as usize].defs[r.def as usize]
+    }
+
+    fn lang(&self, f: FileId) -> Lang {
+        self.files[f as usize].lang
+    }
+
+    pub(crate) fn module_id(&self, f: FileId) -> String {
+        self.files[f as usize].path.clone()
+    }
+
+    fn node_id(&self, r: Ref) -> String {
+        self.def_ids[r.file as usize][r.def as usize].clone()
+    }
+
+    /// Nodes and CONTAINS edges.
+    pub(crate) fn nodes(&self) -> (Vec<Node>, Vec<Edge>) {
+        let mut nodes = Vec::new();
+        let mut edges = Vec::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            let ix = &self.idx[fi];
+            let mid = self.module_id(fi as FileId);
+            nodes.push(Node {
+                id: mid.clone(),
+                kind: NodeKind::Module,
+                name: f.path.rsplit('/').next().unwrap_or(&f.path).to_string(),
+                qualname: ix.qualname.clone(),
+                file: f.path.clone(),
+                lang: f.lang,
+                start_line: 1,
+                end_line: f.lines.max(1),
+            });
+            for (d, def) in f.defs.iter().enumerate() {
+                if def.merged_into.is_some() || matches!(def.kind, DefKind::Impl | DefKind::Scope) {
+                    continue;
+                }
+                let rf = Ref {
+                    file: fi as FileId,
+                    def: d as DefId,
+                };
+                let id = self.node_id(rf);
+                nodes.push(Node {
+                    id: id.clone(),
+                    kind: if def.kind == DefKind::Class {
+                        NodeKind::Class
+                    } else {
+                        NodeKind::Func
+                    },
+                    name: def.name.clone(),
+                    qualname: self.qualname(rf),
+                    file: f.path.clone(),
+                    lang: f.lang,
+                    start_line: def.start_line,
+                    end_line: def.end_line,
+                });
+                let parent = match self.visible_parent(rf) {
+                    Some(p) => self.node_id(Ref {
+                        file: rf.file,
+                        def: p,
+                    }),
+                    None => mid.clone(),
+                };
+                edges.push(Edge {
+                    from: parent,
+                    to: id,
+                    kind: EdgeKind::Contains,
+                });
+            }
+        }
+        (nodes, edges)
+    }
+
+    fn visible_parent(&self, r: Ref) -> Option<DefId> {
+        let defs = &self.files[r.file as usize].defs;
+        let mut p = defs[r.def as usize].parent;
+        while let Some(pi) = p {
+            let pd = &defs[pi as usize];
+            if let Some(m) = pd.merged_into {
+                return Some(m);
+            }
+            if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope {
+                return Some(pi);
+            }
+            p = pd.parent;
+        }
+        None
+    }
+
+    fn qualname(&self, r: Ref) -> String {
+        let f = &self.files[r.file as usize];
+        let sep = f.lang.sep();
+        let mut parts = vec![f.defs[r.def as usize].name.as_str()];
+        let mut p = self.visible_parent(r);
+        while let Some(pi) = p {
+            parts.push(f.defs[pi as usize].name.as_str());
+            p = self.visible_parent(Ref {
+                file: r.file,
+                def: pi,
+            });
+        }
+        parts.reverse();
+        let prefix = &self.idx[r.file as usize].def_prefix;
+        let local = parts.join(sep);
+        if prefix.is_empty() {
+            local
+        } else {
+            format!("{prefix}{sep}{local}")
+        }
+    }
+
+    /// All edges but CONTAINS, and the unresolved calls, for one file.
+    fn file_edges(&self, fi: FileId, first: &[Pass1]) -> (Vec<Edge>, Vec<Unresolved>) {
+        let f = &self.files[fi as usize];
+        let mut edges = Vec::new();
+        let mut unresolved = Vec::new();
+        let mid = self.module_id(fi);
+        // Imports.
+        for (ii, _) in f.imports.iter().enumerate() {
+            for target in self.import_files(fi, ii as u32, 0) {
+                if target != fi {
+                    edges.push(Edge {
+                        from: mid.clone(),
+                        to: self.module_id(target),
+                        kind: EdgeKind::Import,
+                    });
+                }
+            }
+        }
+        // Inheritance.
+        for (d, def) in f.defs.iter().enumerate() {
+            if def.kind != DefKind::Class || def.merged_into.is_some() {
+                continue;
+            }
+            let rf = Ref {
+                file: fi,
+                def: d as DefId,
+            };
+            for base in self.bases(rf, 0) {
+                edges.push(Edge {
+                    from: self.node_id(rf),
+                    to: self.node_id(base),
+                    kind: EdgeKind::Inherits,
+                });
+            }
+        }
+        // Calls.
+        for (ci, call) in f.calls.iter().enumerate() {
+            let caller = self.caller_of(fi, call.scope);
+            let targets = match first.get(ci) {
+                Some(Pass1::Resolved(t)) => Some(t.clone()),
+                Some(Pass1::Unresolved) => None,
+                _ => self.call_targets(fi, call),
+            };
+            match targets {
+                Some(ts) => {
+                    for (t, _) in ts {
+                        edges.push(Edge {
+                            from: caller.clone(),
+                            to: self.node_id(t),
+                            kind: EdgeKind::Call,
+                        });
+                    }
+                }
+                None if call.maybe => {}
+                None => unresolved.push(Unresolved {
+                    from: caller.clone(),
+                    name: call.text.clone(),
+                    line: call.line,
+                }),
+            }
+        }
+        // Every edge and unresolved call starts in this file, so duplicates are local.
+        let mut seen = HashSet::new();
+        edges.retain(|e| seen.insert((e.from.clone(), e.to.clone(), e.kind)));
+        let mut seen_u = HashSet::new();
+        unresolved.retain(|u| seen_u.insert((u.from.clone(), u.name.clone())));
+        (edges, unresolved)
+    }
+
+    /// The node that makes a call in this scope: the innermost function, else the module.
+    fn caller_of(&self, fi: FileId, scope: Option<DefId>) -> String {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            if defs[d as usize].kind == DefKind::Func {
+                return self.node_id(Ref { file: fi, def: d });
+            }
+            cur = defs[d as usize].parent;
+        }
+        self.module_id(fi)
+    }
+
+    /// `Some(targets)` when the call is understood (possibly with no edge, as for a class
+    /// without a constructor), `None` when it stays unresolved.
+    fn call_targets(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<Vec<(Ref, bool)>> {
+        reset_budget();
+        let segs = &call.callee;
+        if segs.is_empty() {
+            return None;
+        }
+        let lang = self.lang(fi);
+        // Ruby `Foo.new` constructs.
+        if lang == Lang::Ruby && segs.len() >= 2 && segs.last() == Some(&Seg::Name("new".into())) {
+            let vals = self.eval(fi, call.scope, &segs[..segs.len() - 1], Some(call.line), 0);
+            let classes: Vec<Ref> = vals
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Class(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            if classes.is_empty() {
+                return None;
+            }
+            return Some(
+                classes
+                    .into_iter()
+                    .filter_map(|c| self.constructor(c))
+                    .map(|r| (r, true))
+                    .collect(),
+            );
+        }
+        let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        if call.maybe {
+            vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
+        }
+        if vals.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut understood = false;
+        for v in vals {
+            match v {
+                Val::Func(r) => {
+                    understood = true;
+                    out.push((r, false));
+                }
+                Val::Bound(r) => {
+                    understood = true;
+                    out.push((r, true));
+                }
+                Val::Class(c) => {
+                    understood = true;
+                    if let Some(ctor) = self.constructor(c) {
+                        out.push((ctor, true));
+                    }
+                }
+                // `super(...)` in a constructor: the nearest base constructor.
+                Val::Super(c) => {
+                    understood = true;
+                    if let Some(ctor) = self
+                        .mro(c, 0)
+                        .into_iter()
+                        .skip(1)
+                        .find_map(|k| self.constructor(k))
+                    {
+                        out.push((ctor, true));
+                    }
+                }
+                Val::Instance(c) | Val::SelfOf(c) if lang == Lang::Python => {
+                    if let Some(r) = self
+                        .class_member(c, "__call__", 0, false)
+                        .into_iter()
+                        .find_map(|v| match v {
+                            Val::Func(r) | Val::Bound(r) => Some(r),
+                            _ => None,
+                        })
+                    {
+                        understood = true;
+                        out.push((r, true));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !understood {
+            return None;
+        }
+        out.sort_by_key(|(r, b)| (r.file, r.def, *b));
+        out.dedup();
+        Some(out)
+    }
+
+    fn constructor(&self, c: Ref) -> Option<Ref> {
+        let lang = self.lang(c.file);
+        if let Some(name) = lang.constructor_name() {
+            return self
+                .class_member(c, name, 0, false)
+                .into_iter()
+                .find_map(|v| match v {
+                    Val::Func(r) | Val::Bound(r) => Some(r),
+                    _ => None,
+                });
+        }
+        if lang.constructor_is_class_name() {
+            let name = self.def(c).name.clone();
+            // Constructors are not inherited: only the class's own.
+            let (c, b) = self.class_parts(c).into_iter().find_map(|p| {
+                let b = self.idx[p.file as usize]
+                    .bindings
+                    .get(&(Some(p.def), name.clone()))?;
+                Some((p, b))
+            })?;
+            return b.iter().rev().find_map(|b| match b.kind {
+                BindKind::Def(d)
+                    if self.files[c.file as usize].defs[d as usize].kind == DefKind::Func =>
+                {
+                    Some(Ref {
+                        file: c.file,
+                        def: d,
+                    })
+                }
+                _ => None,
+            });
+        }
+        None
+    }
+
+    /// Evaluate a dotted expression in a scope.
+    fn eval(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        segs: &[Seg],
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        if depth > MAX_DEPTH || segs.is_empty() || !spend() {
+            return Vec::new();
+        }
+        let mut vals = match &segs[0] {
+            Seg::Name(n) => self.lookup(fi, scope, n, line, depth),
+            Seg::Super => match self.enclosing_class(fi, scope) {
+                Some(c) => vec![Val::Super(c)],
+                None => Vec::new(),
+            },
+            Seg::Call | Seg::Index(_) | Seg::Iter => Vec::new(),
+        };
+        for seg in &segs[1..] {
+            if vals.is_empty() {
+                break;
+            }
+            let mut next = Vec::new();
+            for v in &vals {
+                match seg {
+                    Seg::Name(n) => next.extend(self.member(v, n, depth + 1)),
+                    Seg::Call => next.extend(self.call_result(v, depth + 1)),
+                    Seg::Index(k) => next.extend(self.element(v, k, depth + 1)),
+                    Seg::Iter => next.extend(self.iterate(v, depth + 1)),
+                    Seg::Super => {}
+                }
+            }
+            dedup(&mut next);
+            if next.len() > MAX_VALS {
+                return Vec::new();
+            }
+            vals = next;
+        }
+        vals
+    }
+
+    fn enclosing_class(&self, fi: FileId, scope: Option<DefId>) -> Option<Ref> {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Class && !def.is_namespace {
+                return Some(Ref { file: fi, def: d });
+            }
+            if let Some(m) = def.merged_into {
+                return Some(Ref { file: fi, def: m });
+            }
+            cur = def.parent;
+        }
+        None
+    }
+
+    /// Look a bare name up from a scope.
+    fn lookup(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        name: &str,
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let lang = f.lang;
+        // The receiver keywords.
+        match name {
+            "this" | "self" if lang != Lang::Python => {
+                if let Some(c) = self.enclosing_class(fi, scope) {
+                    if lang == Lang::Ruby && self.in_class_method(fi, scope) {
+                        return vec![Val::Class(c)];
+                    }
+                    return vec![Val::SelfOf(c)];
+                }
+                if name == "self" && lang == Lang::Rust {
+                    return Vec::new();
+                }
+            }
+            "Self" if lang == Lang::Rust => {
+                if let Some(c) = self.enclosing_class(fi, scope) {
+                    return vec![Val::Class(c)];
+                }
+            }
+            "crate" if lang == Lang::Rust => {
+                return self.rust_module_val("crate").into_iter().collect();
+            }
+            _ => {}
+        }
+        let mut cur = scope;
+        let mut origin = true;
+        while let Some(d) = cur {
+            let def = &f.defs[d as usize];
+            if ix.globals.contains(&(Some(d), name.to_string())) {
+                cur = None;
+                origin = false;
+                break;
+            }
+            let is_class = def.kind == DefKind::Class || def.kind == DefKind::Impl;
+            let class_visible = !is_class || origin || lang != Lang::Python;
+            if class_visible {
+                if def.kind == DefKind::Func
+                    && matches!(lang, Lang::Python | Lang::Go)
+                    && def.params.first().map(String::as_str) == Some(name)
+                    && !def.is_static
+                    && !def.is_lambda
+                    && let Some(p) = def.parent
+                    && f.defs[p as usize].kind == DefKind::Class
+                {
+                    let c = Ref { file: fi, def: p };
+                    return if def.is_classmethod {
+                        vec![Val::Class(c)]
+                    } else {
+                        vec![Val::SelfOf(c)]
+                    };
+                }
+                if let Some(bs) = ix.bindings.get(&(Some(d), name.to_string())) {
+                    return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+                }
+                if is_class && lang.implicit_this() && !origin {
+                    let c = Ref {
+                        file: fi,
+                        def: def.merged_into.unwrap_or(d),
+                    };
+                    let v = self.class_member(c, name, depth + 1, true);
+                    if !v.is_empty() {
+                        return v;
+                    }
+                }
+            }
+            cur = def.parent;
+            origin = false;
+        }
+        let _ = cur;
+        // Module scope.
+        if let Some(bs) = ix.bindings.get(&(None, name.to_string())) {
+            return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+        }
+        self.lookup_outside(fi, name, depth)
+    }
+
+    fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                return def.is_classmethod;
+            }
+            cur = def.parent;
+        }
+        true
+    }
+
+    /// Names not bound in the file: star imports and the language's global rules.
+    fn lookup_outside(&self, fi: FileId, name: &str, depth: u32) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        for &si in &ix.stars {
+            for target in self.import_files(fi, si, depth + 1) {
+                if target == fi {
+                    continue;
+                }
+                let v = self.module_member(target, name, depth + 1, true);
+                if !v.is_empty() {
+                    return v;
+                }
+            }
+        }
+        let lang = f.lang;
+        if lang.package_is_folder() {
+            if let Some(sibs) = self.by_dir.get(dir_of(&f.path)) {
+                for &s in sibs {
+                    if s != fi && self.lang(s) == lang {
+                        let v = self.module_member(s, name, depth + 1, false);
+                        if !v.is_empty() {
+                            return v;
+                        }
+                    }
+                }
+            }
+            return Vec::new();
+        }
+        if matches!(lang, Lang::Java | Lang::CSharp)
+            && let Some(pkg) = &f.package
+            && let Some(files) = self.packages.get(pkg)
+        {
+            let mut found = Vec::new();
+            for &s in files {
+                if s != fi {
+                    found.extend(self.top_class(s, name));
+                }
+            }
+            if found.len() == 1 {
+                return found;
+            }
+        }
+        // Languages with one global namespace for classes (or functions in C): a unique
+        // definition is the one the linker or the runtime will use.
+        if matches!(
+            lang,
+            Lang::Java | Lang::CSharp | Lang::Ruby | Lang::Cpp | Lang::C
+        ) {
+            if let Some(cands) = self.global_classes.get(&(family(lang), name.to_string()))
+                && cands.len() == 1
+            {
+                return vec![Val::Class(cands[0])];
+            }
+            if matches!(lang, Lang::C | Lang::Cpp)
+                && let Some(cands) = self.global_funcs.get(name)
+                && cands.len() == 1
+            {
+                return vec![Val::Func(cands[0])];
+            }
+        }
+        if lang == Lang::Ruby {
+            // Top-level Ruby methods are private methods of Object: callable from anywhere
+            // once loaded; take a unique one.
+            return match self.ruby_top.get(name).map(Vec::as_slice) {
+                Some([only]) if only.file != fi => vec![Val::Func(*only)],
+                _ => Vec::new(),
+            };
+        }
+        Vec::new()
+    }
+
+    fn top_class(&self, fi: FileId, name: &str) -> Vec<Val> {
+        self.idx[fi as usize]
+            .bindings
+            .get(&(None, name.to_string()))
+            .map(|bs| {
+                bs.iter()
+                    .filter_map(|b| match b.kind {
+                        BindKind::Def(d)
+                            if self.files[fi as usize].defs[d as usize].kind == DefKind::Class =>
+                        {
+                            Some(Val::Class(Ref { file: fi, def: d }))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn eval_bindings(&self, fi: FileId, bs: &[Binding], line: Option<u32>, depth: u32) -> Vec<Val> {
+        let chosen = match line {
+            Some(l) => bs.iter().rev().find(|b| b.line <= l).or(bs.last()),
+            None => bs.last(),
+        };
+        let Some(b) = chosen else { return Vec::new() };
+        self.eval_binding(fi, *b, depth)
+    }
+
+    fn eval_binding(&self, fi: FileId, b: Binding, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let f = &self.files[fi as usize];
+        match b.kind {
+            BindKind::Def(d) => {
+                let r = Ref { file: fi, def: d };
+                match f.defs[d as usize].kind {
+                    DefKind::Class | DefKind::Impl => vec![Val::Class(r)],
+                    DefKind::Func => self.decorated(r, depth + 1),
+                    DefKind::Scope => Vec::new(),
+                }
+            }
+            BindKind::Import(i) => self.import_val(fi, i, depth + 1),
+            BindKind::Assign(idx) => {
+                let a = &f.assigns[idx as usize];
+                if let Some(t) = &a.type_name {
+                    let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
+                    let inst: Vec<Val> = vals
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !inst.is_empty() {
+                        return inst;
+                    }
+                }
+                if !a.elements.is_empty() {
+                    return vec![Val::Lit(fi, idx)];
+                }
+                match &a.value {
+                    // A value assigned on the line it is read from is the previous one.
+                    Some(v) => self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1),
+                    None => Vec::new(),
+                }
+            }
+            BindKind::Param(d, i) => {
+                // A declared type says what the parameter is.
+                let def = &f.defs[d as usize];
+                if let Some(Some(t)) = def.param_types.get(i as usize) {
+                    let inst: Vec<Val> = self
+                        .eval(fi, def.parent, t, None, depth + 1)
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !inst.is_empty() {
+                        return inst;
+                    }
+                }
+                PARAM_TOUCHED.with(|t| t.set(true));
+                self.param_values(Ref { file: fi, def: d }, i, depth + 1)
+            }
+            BindKind::Unknown => Vec::new(),
+        }
+    }
+
+    /// The values a parameter takes: the arguments at every call site that reaches the
+    /// function (second pass only).
+    fn param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
+        if !self.param_flow || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        if let Ok(m) = self.param_memo.read()
+            && let Some(v) = m.get(&(f, i))
+        {
+            return v.clone();
+        }
+        let Some(sites) = self.callers.get(&f) else {
+            return Vec::new();
+        };
+        if sites.len() > 32 {
+            return Vec::new();
+        }
+        let def = self.def(f);
+        let Some(pname) = def.params.get(i as usize) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &(cf, ci, bound) in sites {
+            let call = &self.files[cf as usize].calls[ci as usize];
+            if let Some(d) = call.decorates {
+                if i == 0 {
+                    // A decorator receives what the decorators below it made of the function.
+                    let target = Ref { file: cf, def: d };
+                    let pos = self
+                        .def(target)
+                        .decorators
+                        .iter()
+                        .position(|s| *s == call.callee)
+                        .unwrap_or(0);
+                    out.extend(self.decorated_below(target, pos + 1, depth + 1));
+                }
+                continue;
+            }
+            let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
+                Some((_, v)) => v.as_ref(),
+                None => {
+                    let shift = u32::from(bound);
+                    if i < shift {
+                        continue;
+                    }
+                    let pos = (i - shift) as usize;
+                    call.args.get(pos).and_then(Option::as_ref)
+                }
+            };
+            if let Some(a) = arg {
+                out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1));
+            }
+        }
+        dedup(&mut out);
+        // Every call site adds its argument: a union wider than one value per site is normal.
+        if out.len() > MAX_PARAM_VALS {
+            out.clear();
+        }
+        if let Ok(mut m) = self.param_memo.write() {
+            m.insert((f, i), out.clone());
+        }
+        out
+    }
+
+    /// A function's value after its decorators: itself when they return it, the wrapper
+    /// when a decorator defined here returns a nested function.
+    fn decorated(&self, r: Ref, depth: u32) -> Vec<Val> {
+        self.decorated_below(r, 0, depth)
+    }
+
+    /// The function's value after the decorators from position `from` inward (decorators are
+    /// listed outermost first and applied innermost first).
+    fn decorated_below(&self, r: Ref, from: usize, depth: u32) -> Vec<Val> {
+        let def = self.def(r);
+        let mut cur = Val::Func(r);
+        for dec in def.decorators.iter().skip(from).rev() {
+            let vals = self.eval(r.file, def.parent, dec, Some(def.start_line), depth + 1);
+            let [Val::Func(d)] = vals.as_slice() else {
+                continue;
+            };
+            let dd = self.def(*d);
+            let mut wrapper = None;
+            for ret in &self.files[d.file as usize].returns {
+                if ret.scope != Some(d.def) || ret.yields {
+                    continue;
+                }
+                let Some(v) = &ret.value else { continue };
+                if let [Seg::Name(n)] = v.as_slice()
+                    && dd.params.first() == Some(n)
+                {
+                    continue;
+                }
+                let rv = self.eval(d.file, Some(d.def), v, None, depth + 1);
+                // The decorator returns a function of its own (a wrapper defined inside it, or
+                // another function): calls to the decorated name reach that one.
+                if let [Val::Func(w)] = rv.as_slice()
+                    && *w != r
+                {
+                    wrapper = Some(*w);
+                }
+            }
+            if let Some(w) = wrapper {
+                cur = Val::Func(w);
+            }
+        }
+        vec![cur]
+    }
+
+    /// `container[key]` for a literal container.
+    fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
+        let Val::Lit(f, a) = v else {
+            return Vec::new();
+        };
+        let fa = &self.files[*f as usize].assigns[*a as usize];
+        let ix = &self.idx[*f as usize];
+        if let Some(name) = fa.target.first()
+            && let Some(sets) = ix
+                .elem_assigns
+                .get(&(fa.scope, name.clone(), key.to_string()))
+            && let Some(&last) = sets.last()
+        {
+            let set = &self.files[*f as usize].assigns[last as usize];
+            return match &set.value {
+                Some(v) => self.eval(*f, set.scope, v, Some(set.line), depth + 1),
+                None => Vec::new(),
+            };
+        }
+        match fa.elements.iter().find(|(k, _)| k == key) {
+            Some((_, Some(segs))) => self.eval(*f, fa.scope, segs, Some(fa.line), depth + 1),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The values a loop over `v` binds: what a generator yields, a literal's elements.
+    fn iterate(&self, v: &Val, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        match v {
+            Val::Gen(r) => {
+                for ret in &self.files[r.file as usize].returns {
+                    if ret.yields
+                        && ret.scope == Some(r.def)
+                        && let Some(val) = &ret.value
+                    {
+                        out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
+                    }
+                }
+            }
+            Val::Lit(f, a) => {
+                let fa = &self.files[*f as usize].assigns[*a as usize];
+                for (_, e) in &fa.elements {
+                    if let Some(segs) = e {
+                        out.extend(self.eval(*f, fa.scope, segs, Some(fa.line), depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+        dedup(&mut out);
+        out
+    }
+
+    fn call_result(&self, v: &Val, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        match v {
+            Val::Class(c) => vec![Val::Instance(*c)],
+            Val::Func(r) | Val::Bound(r) => {
+                let rets = &self.files[r.file as usize].returns;
+                if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {
+                    return vec![Val::Gen(*r)];
+                }
+                let mut out = Vec::new();
+                for ret in rets {
+                    if ret.scope == Some(r.def)
+                        && let Some(val) = &ret.value
+                    {
+                        out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
+                    }
+                }
+                if out.is_empty()
+                    && let Some(t) = &self.def(*r).return_type
+                {
+                    // No return value we can follow: the declared type says what it is.
+                    out = self
+                        .eval(r.file, Some(r.def), t, None, depth + 1)
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                }
+                dedup(&mut out);
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        match v {
+            Val::Module(m) => {
+                let mut out = self.module_member(*m, name, depth, true);
+                if out.is_empty() && self.lang(*m) == Lang::Python {
+                    let q = format!("{}.{}", self.idx[*m as usize].qualname, name);
+                    out.extend(self.py_module_val(&q, Some(*m)));
+                }
+                if out.is_empty() && self.lang(*m) == Lang::Rust {
+                    let q = format!("{}::{}", rust_module(&self.files[*m as usize].path), name);
+                    out.extend(self.rust_module_val(&q));
+                }
+                out
+            }
+            Val::Namespace(p) => self.py_module_val(&format!("{p}.{name}"), None),
+            Val::GoPkg(dir) => {
+                let mut out = Vec::new();
+                if let Some(files) = self.by_dir.get(dir.as_str()) {
+                    for &f in files {
+                        if self.lang(f) == Lang::Go {
+                            out.extend(self.module_member(f, name, depth, false));
+                        }
+                    }
+                }
+                out
+            }
+            Val::Class(c) => {
+                if name == "new" && self.lang(c.file) == Lang::Ruby {
+                    // `Foo.new(...)` makes an instance, as calling a class does elsewhere.
+                    return vec![Val::Class(*c)];
+                }
+                let v = self.class_member(*c, name, depth, false);
+                self.bind_methods(v, true)
+            }
+            Val::Instance(c) | Val::SelfOf(c) => {
+                let mut out = self.bind_methods(self.class_member(*c, name, depth, false), false);
+                if out.is_empty() {
+                    out = self.instance_attr(*c, name, depth);
+                }
+                if out.is_empty() && matches!(v, Val::SelfOf(_)) && !self.declares(*c, name, depth)
+                {
+                    // Not defined by the class or its bases: `self` is then an instance of a
+                    // subclass that defines it.
+                    let mut seen = HashSet::new();
+                    let mut stack: Vec<Ref> = self.subclasses.get(c).cloned().unwrap_or_default();
+                    while let Some(s) = stack.pop() {
+                        if !seen.insert(s) || seen.len() > 64 {
+                            continue;
+                        }
+                        let mut v = self.bind_methods(self.own_member(s, name, depth), false);
+                        if v.is_empty() {
+                            v = self.own_instance_attr(s, name, depth);
+                        }
+                        if v.is_empty() {
+                            stack.extend(self.subclasses.get(&s).cloned().unwrap_or_default());
+                        }
+                        out.extend(v);
+                    }
+                    dedup(&mut out);
+                }
+                out
+            }
+            Val::Super(c) => {
+                let mro = self.mro(*c, depth);
+                for k in mro.iter().skip(1) {
+                    let v = self.own_member(*k, name, depth);
+                    if !v.is_empty() {
+                        return self.bind_methods(v, false);
+                    }
+                }
+                Vec::new()
+            }
+            // A JavaScript object literal's properties are its elements.
+            Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
+            Val::Func(_) | Val::Bound(_) | Val::Lit(..) | Val::Gen(_) => Vec::new(),
+        }
+    }
+
+    /// A top-level name of a module, as another module sees it.
+    fn module_member(&self, m: FileId, name: &str, depth: u32, with_stars: bool) -> Vec<Val> {
+        let f = &self.files[m as usize];
+        if name == "default"
+            && f.lang.is_js_family()
+            && let Some(d) = &f.default_export
+        {
+            return self.module_member(m, &d.clone(), depth + 1, with_stars);
+        }
+        if let Some(bs) = self.idx[m as usize].bindings.get(&(None, name.to_string())) {
+            return self.eval_bindings(m, bs, None, depth + 1);
+        }
+        if with_stars && depth < MAX_DEPTH {
+            for &si in &self.idx[m as usize].stars {
+                for target in self.import_files(m, si, depth + 1) {
+                    if target != m {
+                        let v = self.module_member(target, name, depth + 2, true);
+                        if !v.is_empty() {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn own_member(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        for part in self.class_parts(c) {
+            if let Some(bs) = self.idx[part.file as usize]
+                .bindings
+                .get(&(Some(part.def), name.to_string()))
+            {
+                return self.eval_bindings(part.file, bs, None, depth + 1);
+            }
+        }
+        Vec::new()
+    }
+
+    /// A class defined in pieces: Go methods in other files of the package, C++ methods
+    /// defined outside the class (`Foo::bar` in a `.cpp`), Rust `impl` blocks in other files.
+    fn class_parts(&self, c: Ref) -> Vec<Ref> {
+        if !matches!(
+            self.lang(c.file),
+            Lang::Go | Lang::Cpp | Lang::C | Lang::Rust | Lang::CSharp
+        ) {
+            return vec![c];
+        }
+        if let Ok(m) = self.parts_memo.read()
+            && let Some(v) = m.get(&c)
+        {
+            return v.clone();
+        }
+        let v = self.compute_class_parts(c);
+        if let Ok(mut m) = self.parts_memo.write() {
+            m.insert(c, v.clone());
+        }
+        v
+    }
+
+    fn compute_class_parts(&self, c: Ref) -> Vec<Ref> {
+        let f = &self.files[c.file as usize];
+        let mut parts = vec![c];
+        let def = &f.defs[c.def as usize];
+        match f.lang {
+            Lang::Go => {
+                let dir = dir_of(&f.path);
+                if let Some(cands) = self.global_classes.get(&(family(f.lang), def.name.clone())) {
+                    parts.extend(
+                        cands.iter().copied().filter(|k| {
+                            *k != c && dir_of(&self.files[k.file as usize].path) == dir
+                        }),
+                    );
+                }
+            }
+            Lang::Cpp | Lang::C | Lang::Rust | Lang::CSharp => {
+                if let Some(cands) = self.global_classes.get(&(family(f.lang), def.name.clone()))
+                    && cands.len() <= 4
+                {
+                    let q = self.qualname(c);
+                    parts.extend(
+                        cands
+                            .iter()
+                            .copied()
+                            .filter(|k| *k != c && self.qualname(*k) == q),
+                    );
+                }
+            }
+            _ => {}
+        }
+        parts
+    }
+
+    fn class_member(&self, c: Ref, name: &str, depth: u32, _implicit: bool) -> Vec<Val> {
+        for k in self.mro(c, depth) {
+            let v = self.own_member(k, name, depth);
+            if !v.is_empty() {
+                return v;
+            }
+        }
+        Vec::new()
+    }
+
+    /// Whether the class or one of its bases binds `name` (a method, a class attribute, a field,
+    /// an instance attribute), whatever its value: then it is not a subclass's to provide.
+    fn declares(&self, c: Ref, name: &str, depth: u32) -> bool {
+        self.mro(c, depth).into_iter().any(|k| {
+            self.class_parts(k).into_iter().any(|p| {
+                let ix = &self.idx[p.file as usize];
+                ix.bindings.contains_key(&(Some(p.def), name.to_string()))
+                    || ix.inst_attrs.contains_key(&(p.def, name.to_string()))
+            })
+        })
+    }
+
+    /// Methods read through an instance get their first parameter bound; through the class,
+    /// only class methods do.
+    fn bind_methods(&self, vals: Vec<Val>, via_class: bool) -> Vec<Val> {
+        vals.into_iter()
+            .map(|v| match v {
+                Val::Func(r) => {
+                    let d = self.def(r);
+                    let is_method = d.parent.is_some_and(|p| {
+                        let pd = &self.files[r.file as usize].defs[p as usize];
+                        pd.kind == DefKind::Class || pd.kind == DefKind::Impl
+                    });
+                    let binds = if via_class {
+                        d.is_classmethod
+                    } else {
+                        !d.is_static
+                    };
+                    if is_method && binds && !d.is_lambda {
+                        Val::Bound(r)
+                    } else {
+                        Val::Func(r)
+                    }
+                }
+                v => v,
+            })
+            .collect()
+    }
+
+    fn own_instance_attr(&self, k: Ref, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = Vec::new();
+        if let Some(assigns) = self.idx[k.file as usize]
+            .inst_attrs
+            .get(&(k.def, name.to_string()))
+        {
+            for &a in assigns {
+                out.extend(self.eval_binding(
+                    k.file,
+                    Binding {
+                        line: 0,
+                        kind: BindKind::Assign(a),
+                    },
+                    depth + 1,
+                ));
+            }
+        }
+        out
+    }
+
+    fn instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = Vec::new();
+        for k in self.mro(c, depth) {
+            if let Some(assigns) = self.idx[k.file as usize]
+                .inst_attrs
+                .get(&(k.def, name.to_string()))
+            {
+                for &a in assigns {
+                    out.extend(self.eval_binding(
+                        k.file,
+                        Binding {
+                            line: 0,
+                            kind: BindKind::Assign(a),
+                        },
+                        depth + 1,
+                    ));
+                }
+                if !out.is_empty() {
+                    break;
+                }
+            }
+        }
+        dedup(&mut out);
+        out
+    }
+
+    /// Direct bases that are classes of this repository.
+    fn bases(&self, c: Ref, depth: u32) -> Vec<Ref> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let def = self.def(c);
+        let mut out = Vec::new();
+        for b in &def.bases {
+            for v in self.eval(c.file, def.parent, b, Some(def.start_line), depth + 1) {
+                if let Val::Class(k) = v
+                    && k != c
+                {
+                    out.push(k);
+                }
+            }
+        }
+        out
+    }
+
+    /// Method resolution order: C3 linearization, falling back to depth-first order when the
+    /// hierarchy has no consistent linearization.
+    fn mro(&self, c: Ref, depth: u32) -> Vec<Ref> {
+        if let Ok(m) = self.mro_memo.read()
+            && let Some(v) = m.get(&c)
+        {
+            return v.clone();
+        }
+        let v = self.compute_mro(c, depth);
+        // Deep in a chain of lookups, bases may have been cut short by the depth limit.
+        if depth <= 2
+            && let Ok(mut m) = self.mro_memo.write()
+        {
+            m.insert(c, v.clone());
+        }
+        v
+    }
+
+    fn compute_mro(&self, c: Ref, depth: u32) -> Vec<Ref> {
+        self.c3(c, depth, &mut Vec::new()).unwrap_or_else(|| {
+            let mut out = vec![c];
+            let mut i = 0;
+            while i < out.len() && out.len() < 64 {
+                for b in self.bases(out[i], depth + 1) {
+                    if !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+                i += 1;
+            }
+            out
+        })
+    }
+
+    fn c3(&self, c: Ref, depth: u32, stack: &mut Vec<Ref>) -> Option<Vec<Ref>> {
+        if stack.contains(&c) || stack.len() > 32 {
+            return None;
+        }
+        stack.push(c);
+        let bases = self.bases(c, depth);
+        let mut seqs: Vec<Vec<Ref>> = Vec::new();
+        for b in &bases {
+            seqs.push(self.c3(*b, depth, stack)?);
+        }
+        seqs.push(bases);
+        stack.pop();
+        let mut out = vec![c];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                return Some(out);
+            }
+            let head = seqs
+                .iter()
+                .map(|s| s[0])
+                .find(|h| !seqs.iter().any(|s| s[1..].contains(h)))?;
+            out.push(head);
+            for s in &mut seqs {
+                if s[0] == head {
+                    s.remove(0);
+                }
+            }
+        }
+    }
+
+    // ---- imports ----
+
+    fn import_val(&self, fi: FileId, ii: u32, depth: u32) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let imp = &f.imports[ii as usize];
+        match (&imp.kind, f.lang) {
+            (ImportKind::Module { path, alias }, Lang::Python) => {
+                if alias.is_some() {
+                    self.py_module_val(path, None)
+                } else {
+                    // `import a.b` binds `a`.
+                    let first = path.split('.').next().unwrap_or(path);
+                    self.py_module_val(first, None)
+                }
+            }
+            (
+                ImportKind::From {
+                    path, level, name, ..
+                },
+                Lang::Python,
+            ) => {
+                let Some(base) = self.py_base(fi, path, *level) else {
+                    return Vec::new();
+                };
+                let mut out = Vec::new();
+                for v in self.py_module_val(&base, Some(fi)) {
+                    if let Val::Module(m) = v {
+                        out.extend(self.module_member(m, name, depth + 1, true));
+                    }
+                }
+                if out.is_empty() {
+                    out = self.py_module_val(&format!("{base}.{name}"), Some(fi));
+                }
+                out
+            }
+            (ImportKind::Module { .. }, Lang::Go) => self
+                .import_files(fi, ii, depth + 1)
+                .first()
+                .map(|&t| vec![Val::GoPkg(dir_of(&self.files[t as usize].path).to_string())])
+                .unwrap_or_default(),
+            (ImportKind::Module { .. }, _) => self
+                .import_files(fi, ii, depth + 1)
+                .into_iter()
+                .map(Val::Module)
+                .collect(),
+            (ImportKind::From { path, name, .. }, Lang::Java) => {
+                let mut out = Vec::new();
+                if let Some(files) = self.packages.get(path) {
+                    for &t in files {
+                        out.extend(self.top_class(t, name));
+                    }
+                }
+                out
+            }
+            (ImportKind::From { path, name, .. }, Lang::Rust) => {
+                let mut out = Vec::new();
+                for v in self.rust_path_val(fi, path, depth + 1) {
+                    out.extend(self.member(&v, name, depth + 1));
+                }
+                if out.is_empty() && name == "self" {
+                    out = self.rust_path_val(fi, path, depth + 1);
+                }
+                out
+            }
+            (ImportKind::From { name, .. }, _) => {
+                let mut out = Vec::new();
+                for t in self.import_files(fi, ii, depth + 1) {
+                    out.extend(self.module_member(t, name, depth + 1, true));
+                }
+                out
+            }
+            (ImportKind::Star { .. }, _) => Vec::new(),
+        }
+    }
+
+    fn rust_module_val(&self, q: &str) -> Option<Val> {
+        let files = self.rust_modules.get(q)?;
+        (files.len() == 1).then(|| Val::Module(files[0]))
+    }
+
+    fn rust_path_val(&self, fi: FileId, path: &str, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let own = rust_module(&self.files[fi as usize].path);
+        let mut parts = path.split("::");
+        let Some(first) = parts.next() else {
+            return Vec::new();
+        };
+        let start = match first {
+            "crate" => "crate".to_string(),
+            "self" => own,
+            "super" => own
+                .rsplit_once("::")
+                .map(|p| p.0.to_string())
+                .unwrap_or(own),
+            other => {
+                // A name in scope (a module declared with `mod`) or an external crate.
+                let q = format!("{own}::{other}");
+                if self.rust_modules.contains_key(&q) {
+                    q
+                } else {
+                    return Vec::new();
+                }
+            }
+        };
+        let mut vals: Vec<Val> = self.rust_module_val(&start).into_iter().collect();
+        for p in parts {
+            let mut next = Vec::new();
+            for v in &vals {
+                next.extend(self.member(v, p, depth + 1));
+            }
+            vals = next;
+        }
+        vals
+    }
+
+    /// The absolute module a Python import names.
+    fn py_base(&self, fi: FileId, path: &str, level: u32) -> Option<String> {
+        if level == 0 {
+            return Some(path.to_string());
+        }
+        let ix = &self.idx[fi as usize];
+        let mut parts: Vec<&str> = if ix.qualname.is_empty() {
+            Vec::new()
+        } else {
+            ix.qualname.split('.').collect()
+        };
+        // A module's package is its name minus the last part; a package is its own.
+        let drop = if ix.is_init { level - 1 } else { level };
+        for _ in 0..drop {
+            parts.pop()?;
+        }
+        if !path.is_empty() {
+            parts.push(path);
+        }
+        Some(parts.join("."))
+    }
+
+    fn py_module_val(&self, q: &str, near: Option<FileId>) -> Vec<Val> {
+        if let Some(files) = self.py_modules.get(q) {
+            if files.len() == 1 {
+                return vec![Val::Module(files[0])];
+            }
+            if let Some(n) = near {
+                // The same name in two places: the one closest to the importer.
+                let here = &self.files[n as usize].path;
+                let best = files
+                    .iter()
+                    .max_by_key(|&&f| common_prefix(&self.files[f as usize].path, here));
+                if let Some(&b) = best {
+                    return vec![Val::Module(b)];
+                }
+            }
+            return Vec::new();
+        }
+        if self.py_packages.contains(q) {
+            return vec![Val::Namespace(q.to_string())];
+        }
+        Vec::new()
+    }
+
+    /// The repository files an import statement brings in.
+    fn import_files(&self, fi: FileId, ii: u32, depth: u32) -> Vec<FileId> {
+        if let Some(t) = self
+            .import_targets
+            .get(fi as usize)
+            .and_then(|f| f.get(ii as usize))
+        {
+            return t.clone();
+        }
+        self.import_files_uncached(fi, ii, depth)
+    }
+
+    fn import_files_uncached(&self, fi: FileId, ii: u32, depth: u32) -> Vec<FileId> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let f = &self.files[fi as usize];
+        let imp = &f.imports[ii as usize];
+        let lang = f.lang;
+        let (path, level) = match &imp.kind {
+            ImportKind::Module { path, .. } => (path.as_str(), 0),
+            ImportKind::From { path, level, .. } => (path.as_str(), *level),
+            ImportKind::Star { path, level } => (path.as_str(), *level),
+        };
+        match lang {
+            Lang::Python => {
+                let Some(base) = self.py_base(fi, path, level) else {
+                    return Vec::new();
+                };
+                let mut out = Vec::new();
+                match &imp.kind {
+                    ImportKind::From { name, .. } => {
+                        if let [Val::Module(m)] = self
+                            .py_module_val(&format!("{base}.{name}"), Some(fi))
+                            .as_slice()
+                        {
+                            out.push(*m);
+                        } else if let [Val::Module(m)] =
+                            self.py_module_val(&base, Some(fi)).as_slice()
+                        {
+                            out.push(*m);
+                        }
+                    }
+                    _ => {
+                        if let [Val::Module(m)] = self.py_module_val(&base, Some(fi)).as_slice() {
+                            out.push(*m);
+                        }
+                    }
+                }
+                out
+            }
+            l if l.is_js_family() => {
+                if !path.starts_with('.') {
+                    return Vec::new();
+                }
+                let joined = normalize(&format!("{}/{}", dir_of(&f.path), path));
+                let exts = [
+                    "",
+                    ".ts",
+                    ".tsx",
+                    ".js",
+                    ".jsx",
+                    ".mjs",
+                    ".cjs",
+                    "/index.ts",
+                    "/index.tsx",
+                    "/index.js",
+                    "/index.jsx",
+                ];
+                for e in exts {
+                    let cand = format!("{joined}{e}");
+                    if let Some(&t) = self.by_path.get(cand.as_str()) {
+                        return vec![t];
+                    }
+                }
+                // `./a.js` written for a TypeScript source `./a.ts`.
+                if let Some(stem) = joined.strip_suffix(".js") {
+                    for e in [".ts", ".tsx"] {
+                        if let Some(&t) = self.by_path.get(format!("{stem}{e}").as_str()) {
+                            return vec![t];
+                        }
+                    }
+                }
+                Vec::new()
+            }
+            Lang::Go => {
+                // The longest folder of the repository whose path ends the import path.
+                let mut best: Option<(&str, usize)> = None;
+                for (dir, files) in &self.by_dir {
+                    if !files.iter().any(|&x| self.lang(x) == Lang::Go) {
+                        continue;
+                    }
+                    let ok = if dir.is_empty() {
+                        false
+                    } else {
+                        path == *dir || path.ends_with(&format!("/{dir}"))
+                    };
+                    if ok && best.is_none_or(|b| dir.len() > b.1) {
+                        best = Some((dir, dir.len()));
+                    }
+                }
+                best.and_then(|(d, _)| self.by_dir.get(d))
+                    .map(|v| {
+                        v.iter()
+                            .copied()
+                            .filter(|&x| self.lang(x) == Lang::Go)
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            Lang::Java => {
+                let mut out = Vec::new();
+                match &imp.kind {
+                    ImportKind::From { path, name, .. } => {
+                        if let Some(files) = self.packages.get(path) {
+                            for &t in files {
+                                if !self.top_class(t, name).is_empty() {
+                                    out.push(t);
+                                }
+                            }
+                        }
+                    }
+                    ImportKind::Star { path, .. } => {
+                        if let Some(files) = self.packages.get(path) {
+                            out.extend(files.iter().copied());
+                        }
+                    }
+                    _ => {}
+                }
+                out
+            }
+            Lang::CSharp => self.packages.get(path).cloned().unwrap_or_default(),
+            Lang::Rust => {
+                let mut out = Vec::new();
+                let full = match &imp.kind {
+                    ImportKind::From { path, name, .. } if !path.is_empty() => {
+                        format!("{path}::{name}")
+                    }
+                    ImportKind::From { name, .. } => name.clone(),
+                    _ => path.to_string(),
+                };
+                let mut p = full.as_str();
+                loop {
+                    if let Some(Val::Module(m)) = self.rust_path_val(fi, p, depth + 1).first() {
+                        out.push(*m);
+                        break;
+                    }
+                    match p.rsplit_once("::") {
+                        Some((a, _)) => p = a,
+                        None => break,
+                    }
+                }
+                out
+            }
+            Lang::C | Lang::Cpp | Lang::Ruby | Lang::Bash => {
+                let mut cands: Vec<String> = Vec::new();
+                let with_ext = |p: &str| -> Vec<String> {
+                    if lang == Lang::Ruby && !p.ends_with(".rb") {
+                        vec![format!("{p}.rb")]
+                    } else {
+                        vec![p.to_string()]
+                    }
+                };
+                if level > 0 || lang == Lang::Bash {
+                    for c in with_ext(path) {
+                        cands.push(normalize(&format!("{}/{}", dir_of(&f.path), c)));
+                    }
+                }
+                for c in with_ext(path) {
+                    cands.push(normalize(&c));
+                }
+                for c in &cands {
+                    if let Some(&t) = self.by_path.get(c.as_str()) {
+                        return vec![t];
+                    }
+                }
+                // Include paths we do not know: a unique file with that suffix.
+                let want = with_ext(path).pop().unwrap_or_default();
+                let suffix = format!("/{}", want.trim_start_matches("./"));
+                let found: Vec<FileId> = self
+                    .files
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.path.ends_with(&suffix))
+                    .map(|(i, _)| i as FileId)
+                    .collect();
+                if found.len() == 1 { found } else { Vec::new() }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub(crate) fn into_graph(mut self) -> Graph {
+        let t = std::time::Instant::now();
+        let (nodes, mut edges) = self.nodes();
+        tracing::debug!(ms = t.elapsed().as_millis(), "nodes");
+        // First pass: everything that does not depend on parameter values.
+        let first: Vec<Vec<Pass1>> = (0..self.files.len() as FileId)
+            .into_par_iter()
+            .map(|fi| {
+                self.files[fi as usize]
+                    .calls
+                    .iter()
+                    .map(|c| {
+                        PARAM_TOUCHED.with(|t| t.set(false));
+                        let t = self.call_targets(fi, c);
+                        if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
+                            // Final: nothing a parameter could change.
+                            return Pass1::Unresolved;
+                        }
+                        match t {
+                            Some(t) => Pass1::Resolved(t),
+                            None => Pass1::Retry,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        for (fi, calls) in first.iter().enumerate() {
+            for (ci, t) in calls.iter().enumerate() {
+                let Pass1::Resolved(t) = t else { continue };
+                for (r, bound) in t {
+                    self.callers
+                        .entry(*r)
+                        .or_default()
+                        .push((fi as FileId, ci as u32, *bound));
+                }
+            }
+        }
+        // Decorators are calls with the decorated function as their argument.
+        for (fi, f) in self.files.iter().enumerate() {
+            for (ci, c) in f.calls.iter().enumerate() {
+                if c.decorates.is_some() {
+                    let Pass1::Resolved(t) = &first[fi][ci] else {
+                        continue;
+                    };
+                    for (r, _) in t {
+                        self.callers
+                            .entry(*r)
+                            .or_default()
+                            .push((fi as FileId, ci as u32, false));
+                    }
+                }
+            }
+        }
+        tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
+        self.param_flow = true;
+        let this = &self;
+        let first = &first;
+        let per_file: Vec<(Vec<Edge>, Vec<Unresolved>)> = (0..self.files.len() as FileId)
+            .into_par_iter()
+            .map(|fi| this.file_edges(fi, &first[fi as usize]))
+            .collect();
+        tracing::debug!(ms = t.elapsed().as_millis(), "second pass");
+        let mut unresolved = Vec::new();
+        for (e, u) in per_file {
+            edges.extend(e);
+            unresolved.extend(u);
+        }
+        Graph {
+            nodes,
+            edges,
+            unresolved,
+        }
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
+}
+
+fn normalize(p: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for part in p.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            x => out.push(x),
+        }
+    }
+    out.join("/")
+}
+
+fn dedup(v: &mut Vec<Val>) {
+    let mut seen = HashSet::new();
+    v.retain(|x| seen.insert(x.clone()));
+}
+
+fn def_ids(f: &FileFacts) -> Vec<String> {
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    let mut locals: Vec<String> = Vec::with_capacity(f.defs.len());
+    for (i, d) in f.defs.iter().enumerate() {
+        let mut parts = vec![d.name.as_str()];
+        let mut p = visible_parent_of(f, i as DefId);
+        while let Some(pi) = p {
+            parts.push(f.defs[pi as usize].name.as_str());
+            p = visible_parent_of(f, pi);
+        }
+        parts.reverse();
+        let local = parts.join(".");
+        let n = counts.entry(local.clone()).or_insert(0);
+        *n += 1;
+        let id = if *n == 1 {
+            format!("{}:{}", f.path, local)
+        } else {
+            format!("{}:{}#{}", f.path, local, n)
+        };
+        locals.push(id);
+    }
+    // A merged `impl` block shares its type's node.
+    for (i, d) in f.defs.iter().enumerate() {
+        if let Some(m) = d.merged_into {
+            locals[i] = locals[m as usize].clone();
+        }
+    }
+    locals
+}
+
+fn visible_parent_of(f: &FileFacts, d: DefId) -> Option<DefId> {
+    let mut p = f.defs[d as usize].parent;
+    while let Some(pi) = p {
+        let pd = &f.defs[pi as usize];
+        if let Some(m) = pd.merged_into {
+            return Some(m);
+        }
+        if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope {
+            return Some(pi);
+        }
+        p = pd.parent;
+    }
+    None
+}
+
+fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
+    let mut bindings: HashMap<(Option<DefId>, String), Vec<Binding>> = HashMap::new();
+    let mut push = |scope: Option<DefId>, name: String, b: Binding| {
+        bindings.entry((scope, name)).or_default().push(b);
+    };
+    // Priority at the same line: unknown < assignment < import < definition.
+    for (i, d) in f.defs.iter().enumerate() {
+        if (d.kind == DefKind::Impl && d.merged_into.is_some()) || d.kind == DefKind::Scope {
+            continue;
+        }
+        let scope = visible_parent_of(f, i as DefId);
+        push(
+            scope,
+            d.name.clone(),
+            Binding {
+                line: d.start_line,
+                kind: BindKind::Def(i as DefId),
+            },
+        );
+    }
+    for (i, imp) in f.imports.iter().enumerate() {
+        let name = match (&imp.kind, f.lang) {
+            (ImportKind::Module { alias: Some(a), .. }, _) => a.clone(),
+            (ImportKind::Module { path, alias: None }, Lang::Python) => {
+                path.split('.').next().unwrap_or(path).to_string()
+            }
+            (ImportKind::Module { path, alias: None }, Lang::Go) => {
+                path.rsplit('/').next().unwrap_or(path).to_string()
+            }
+            (ImportKind::Module { .. }, _) => continue,
+            (ImportKind::From { name, alias, .. }, _) => {
+                if name == "self" && f.lang == Lang::Rust {
+                    match &imp.kind {
+                        ImportKind::From { path, .. } => alias.clone().unwrap_or_else(|| {
+                            path.rsplit("::").next().unwrap_or(path).to_string()
+                        }),
+                        _ => continue,
+                    }
+                } else {
+                    alias.clone().unwrap_or_else(|| name.clone())
+                }
+            }
+            (ImportKind::Star { .. }, _) => continue,
+        };
+        push(
+            imp.scope,
+            name,
+            Binding {
+                line: imp.line,
+                kind: BindKind::Import(i as u32),
+            },
+        );
+    }
+    let mut inst_attrs: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
+    let mut elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>> = HashMap::new();
+    for (i, a) in f.assigns.iter().enumerate() {
+        if a.target.len() == 1 {
+            push(
+                a.scope,
+                a.target[0].clone(),
+                Binding {
+                    line: a.line,
+                    kind: BindKind::Assign(i as u32),
+                },
+            );
+        } else if a.target.len() == 2 && a.target[1].starts_with('[') {
+            let key = a.target[1]
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string();
+            elem_assigns
+                .entry((a.scope, a.target[0].clone(), key))
+                .or_default()
+                .push(i as u32);
+        } else if a.target.len() == 2
+            && let Some(s) = a.scope
+        {
+            // `self.x = ...` in a method (or a function nested in one) of a class.
+            let mut cur = Some(s);
+            let mut class = None;
+            while let Some(c) = cur {
+                let d = &f.defs[c as usize];
+                if d.kind == DefKind::Class {
+                    class = Some(c);
+                    break;
+                }
+                if let Some(m) = d.merged_into {
+                    class = Some(m);
+                    break;
+                }
+                let p = d.parent.and_then(|p| {
+                    let pd = &f.defs[p as usize];
+                    pd.merged_into.or(Some(p))
+                });
+                if let Some(pc) = p
+                    && f.defs[pc as usize].kind == DefKind::Class
+                {
+                    let is_self = match f.lang {
+                        Lang::Python => d.params.first() == Some(&a.target[0]),
+                        _ => matches!(a.target[0].as_str(), "this" | "self"),
+                    };
+                    if is_self {
+                        class = Some(pc);
+                    }
+                    break;
+                }
+                cur = d.parent;
+            }
+            if let Some(c) = class {
+                inst_attrs
+                    .entry((c, a.target[1].clone()))
+                    .or_default()
+                    .push(i as u32);
+            }
+        }
+    }
+    for b in &f.binds {
+        let kind = match b.scope {
+            Some(d)
+                if f.defs[d as usize].start_line == b.line
+                    && f.defs[d as usize].params.contains(&b.name) =>
+            {
+                let i = f.defs[d as usize]
+                    .params
+                    .iter()
+                    .position(|p| p == &b.name)
+                    .unwrap_or(0);
+                BindKind::Param(d, i as u32)
+            }
+            _ => BindKind::Unknown,
+        };
+        push(b.scope, b.name.clone(), Binding { line: b.line, kind });
+    }
+    let rank = |k: &BindKind| match k {
+        BindKind::Unknown | BindKind::Param(..) => 0,
+        BindKind::Assign(_) => 1,
+        BindKind::Import(_) => 2,
+        BindKind::Def(_) => 3,
+    };
+    for v in bindings.values_mut() {
+        v.sort_by(|a, b| a.line.cmp(&b.line).then(rank(&a.kind).cmp(&rank(&b.kind))));
+    }
+    let globals = f
+        .globals
+        .iter()
+        .map(|g| (g.scope, g.name.clone()))
+        .collect();
+    let stars = f
+        .imports
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| matches!(i.kind, ImportKind::Star { .. }))
+        .map(|(i, _)| i as u32)
+        .collect();
+    let (qualname, is_init, def_prefix) = match f.lang {
+        Lang::Python => {
+            let (q, init, _) = python_names(&f.path, init_dirs);
+            (q.clone(), init, q)
+        }
+        Lang::Rust => {
+            let q = rust_module(&f.path);
+            (q.clone(), false, q)
+        }
+        Lang::Java | Lang::CSharp => {
+            let stem = stem_path(&f.path)
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string();
+            match &f.package {
+                Some(p) => (format!("{p}.{stem}"), false, p.clone()),
+                None => (stem, false, String::new()),
+            }
+        }
+        Lang::Go => {
+            let dir = dir_of(&f.path);
+            let pkg = if dir.is_empty() {
+                f.package.clone().unwrap_or_default()
+            } else {
+                dir.to_string()
+            };
+            (stem_path(&f.path).to_string(), false, pkg)
+        }
+        Lang::C | Lang::Cpp | Lang::Ruby | Lang::Bash => {
+            (stem_path(&f.path).to_string(), false, String::new())
+        }
+        _ => {
+            let q = stem_path(&f.path).to_string();
+            (q.clone(), false, q)
+        }
+    };
+    FileIndex {
+        bindings,
+        inst_attrs,
+        elem_assigns,
+        globals,
+        stars,
+        qualname,
+        def_prefix,
+        is_init,
+    }
+}

@@ -1,0 +1,187 @@
+//! Building from a folder: .gitignore, the content-hash cache, ids, edges of every kind.
+#![allow(clippy::unwrap_used)]
+
+use easel_code::{BuildOptions, EdgeKind, NodeKind, build};
+use std::fs;
+use std::path::Path;
+
+fn write(root: &Path, path: &str, text: &str) {
+    let p = root.join(path);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+fn cached() -> BuildOptions<'static> {
+    BuildOptions {
+        use_cache: true,
+        progress: None,
+    }
+}
+
+#[test]
+fn gitignored_files_are_not_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".gitignore", "build/\nsecret.py\n");
+    write(root, "app.py", "def f():\n    pass\n");
+    write(root, "secret.py", "def hidden():\n    pass\n");
+    write(root, "build/gen.py", "def gen():\n    pass\n");
+    write(root, "node_modules/x/index.js", "function x() {}\n");
+    write(root, "notes.txt", "not code");
+    let built = build(root, &BuildOptions::default()).unwrap();
+    let files: Vec<&str> = built
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Module)
+        .map(|n| n.file.as_str())
+        .collect();
+    assert_eq!(files, vec!["app.py"]);
+}
+
+#[test]
+fn a_second_build_parses_only_changed_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..5 {
+        write(
+            root,
+            &format!("m{i}.py"),
+            &format!("def f{i}():\n    pass\n"),
+        );
+    }
+    write(root, "main.py", "from m1 import f1\n\nf1()\n");
+    let first = build(root, &cached()).unwrap();
+    assert_eq!((first.stats.parsed, first.stats.cached), (6, 0));
+    assert!(root.join(".codecanvas/cache").is_dir());
+
+    assert!(!first.unchanged);
+    let warm = build(root, &cached()).unwrap();
+    assert_eq!((warm.stats.parsed, warm.stats.cached), (0, 6));
+    assert!(warm.unchanged);
+    assert_eq!(warm.graph.call_pairs(), first.graph.call_pairs());
+
+    write(root, "main.py", "from m2 import f2\n\nf2()\n");
+    fs::remove_file(root.join("m4.py")).unwrap();
+    let changed = build(root, &cached()).unwrap();
+    assert_eq!((changed.stats.parsed, changed.stats.cached), (1, 4));
+    assert!(!changed.unchanged);
+    assert_eq!(
+        changed.graph.call_pairs(),
+        vec![("main".to_string(), "m2.f2".to_string())]
+    );
+    assert!(changed.graph.nodes.iter().all(|n| n.file != "m4.py"));
+}
+
+#[test]
+fn a_damaged_cache_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a.py", "def f():\n    pass\n");
+    build(root, &cached()).unwrap();
+    fs::write(root.join(".codecanvas/cache/facts.bin"), b"\x00garbage").unwrap();
+    let again = build(root, &cached()).unwrap();
+    assert_eq!(again.stats.parsed, 1);
+}
+
+#[test]
+fn nodes_have_collision_free_ids_and_every_edge_kind_appears() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "pkg/__init__.py", "");
+    write(
+        root,
+        "pkg/a.py",
+        "class Base:\n    def run(self):\n        pass\n\nclass Child(Base):\n    def run(self):\n        super().run()\n\ndef run():\n    pass\n\ndef run():\n    Child().run()\n",
+    );
+    write(root, "pkg/b.py", "from pkg.a import run\n\nrun()\n");
+    let g = build(root, &BuildOptions::default()).unwrap().graph;
+    let mut ids: Vec<&str> = g.nodes.iter().map(|n| n.id.as_str()).collect();
+    let before = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), before, "ids are unique");
+    let runs: Vec<(&str, &str)> = g
+        .nodes
+        .iter()
+        .filter(|n| n.name == "run")
+        .map(|n| (n.id.as_str(), n.qualname.as_str()))
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            ("pkg/a.py:Base.run", "pkg.a.Base.run"),
+            ("pkg/a.py:Child.run", "pkg.a.Child.run"),
+            ("pkg/a.py:run", "pkg.a.run"),
+            ("pkg/a.py:run#2", "pkg.a.run"),
+        ]
+    );
+    let has = |from: &str, to: &str, kind: EdgeKind| {
+        g.edges
+            .iter()
+            .any(|e| e.from == from && e.to == to && e.kind == kind)
+    };
+    assert!(has("pkg/a.py", "pkg/a.py:Base", EdgeKind::Contains));
+    assert!(has(
+        "pkg/a.py:Base",
+        "pkg/a.py:Base.run",
+        EdgeKind::Contains
+    ));
+    assert!(has("pkg/a.py:Child", "pkg/a.py:Base", EdgeKind::Inherits));
+    assert!(has("pkg/b.py", "pkg/a.py", EdgeKind::Import));
+    // The redefinition wins for callers, and the module calls what its top level calls.
+    assert!(has("pkg/b.py", "pkg/a.py:run#2", EdgeKind::Call));
+    assert!(has("pkg/a.py:run#2", "pkg/a.py:Child.run", EdgeKind::Call));
+    assert!(has(
+        "pkg/a.py:Child.run",
+        "pkg/a.py:Base.run",
+        EdgeKind::Call
+    ));
+}
+
+#[test]
+fn a_missing_folder_is_a_clear_error() {
+    let err = build(Path::new("/definitely/not/here"), &BuildOptions::default()).unwrap_err();
+    assert_eq!(err.kind(), easel_code::ErrorKind::NotFound);
+    assert!(err.to_string().contains("is not a folder"), "{err}");
+    assert!(!err.hint().is_empty());
+}
+
+#[test]
+fn a_file_that_is_not_valid_code_still_yields_its_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "broken.py", "def (:\n  ))) class\n\x00\x01");
+    write(root, "ok.py", "def f():\n    pass\n");
+    let built = build(root, &BuildOptions::default()).unwrap();
+    assert!(built.graph.node("broken.py").is_some());
+    assert!(built.graph.node("ok.py:f").is_some());
+}
+
+#[test]
+fn unchanged_old_files_are_not_read_again_and_touched_files_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a.py", "def f():\n    pass\n");
+    write(root, "b.py", "from a import f\n\nf()\n");
+    // Age the files so that their stamps can be trusted.
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for p in ["a.py", "b.py"] {
+        fs::File::options()
+            .write(true)
+            .open(root.join(p))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    }
+    let first = build(root, &cached()).unwrap();
+    assert_eq!(first.stats.parsed, 2);
+    let warm = build(root, &cached()).unwrap();
+    assert_eq!((warm.stats.parsed, warm.stats.cached), (0, 2));
+    // Same size, same old timestamp, other content: only the stamp is the same, so a file
+    // older than the cache would be trusted; a fresh write is always read.
+    write(root, "a.py", "def g():\n    pass\n");
+    let changed = build(root, &cached()).unwrap();
+    assert_eq!(changed.stats.parsed, 1);
+    assert!(changed.graph.node("a.py:g").is_some());
+}
