@@ -53,6 +53,13 @@ impl Failure {
                 kind: ErrorKind::NotFound,
             };
         }
+        if let Some(m) = e.downcast_ref::<easel_mcp::ServeError>() {
+            return Failure {
+                message,
+                hint: m.hint(),
+                kind: m.kind(),
+            };
+        }
         if let Some(u) = e.downcast_ref::<UsageError>() {
             return Failure {
                 message,

@@ -43,5 +43,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Thread(t) => cmd::thread::run(&vault, &out, t),
         Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
+        Command::Mcp(args) => cmd::mcp::run(vault, args),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod canvas;
 pub mod ledger;
+pub mod mcp;
 pub mod thread;
 
 use crate::failure::UsageError;
