@@ -2,14 +2,14 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz mcp-client
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
 	scripts/demo.sh
 
 ## test: everything CI runs
-test: deps fmt lint unit doc-tests
+test: deps fmt lint unit doc-tests mcp-client
 
 deps:
 	scripts/install-deps.sh
@@ -42,3 +42,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	mkdir -p fuzz/corpus/canvas_parse && cp fuzz/seeds/* fuzz/corpus/canvas_parse/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run canvas_parse -- -max_total_time=$(FUZZ_SECONDS)
+
+## mcp-client: drive `easel mcp` with the official MCP Python SDK (venv in target/mcp-venv)
+mcp-client:
+	scripts/mcp-client-tests.sh

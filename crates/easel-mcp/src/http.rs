@@ -93,7 +93,7 @@ impl Guard {
 
     fn host_ok(&self, name: &str) -> bool {
         let name = name.to_ascii_lowercase();
-        self.hosts.iter().any(|h| *h == name)
+        self.hosts.contains(&name)
             || name
                 .parse::<IpAddr>()
                 .is_ok_and(|ip| ip.is_loopback() && self.hosts.iter().any(|h| h == "127.0.0.1"))

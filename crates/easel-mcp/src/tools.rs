@@ -281,7 +281,7 @@ impl Args<'_> {
     fn opt_num(&self, key: &str) -> Result<Option<Value>, ToolError> {
         match self.map.get(key) {
             None | Some(Json::Null) => Ok(None),
-            Some(Json::Number(n)) => Ok(Value::from(&Json::Number(n.clone()))).map(Some),
+            Some(Json::Number(n)) => Ok(Some(Value::from(&Json::Number(n.clone())))),
             Some(Json::String(s)) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => Ok(Some(
                 Value::from(s.trim().parse::<f64>().unwrap_or_default()),
             )),
