@@ -2,14 +2,14 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
 	scripts/demo.sh
 
 ## test: everything CI runs
-test: deps fmt lint unit doc-tests
+test: deps fmt lint unit doc-tests mcp-client
 
 deps:
 	scripts/install-deps.sh
@@ -48,3 +48,7 @@ fuzz:
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:
 	scripts/bench-code.sh
+
+## mcp-client: drive `easel mcp` with the official MCP Python SDK (venv in target/mcp-venv)
+mcp-client:
+	scripts/mcp-client-tests.sh

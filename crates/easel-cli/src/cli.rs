@@ -49,6 +49,30 @@ pub enum Command {
         #[arg(long)]
         run: Option<String>,
     },
+    /// Serve the canvas tools to MCP clients (Claude Code, Claude Desktop, Cursor) over stdio,
+    /// or over streamable HTTP at /mcp with --http.
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Allow a non-loopback address; needs --token.
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
+    /// Bearer token every HTTP request must carry ('Authorization: Bearer TOKEN').
+    #[arg(
+        long,
+        env = "EASEL_MCP_TOKEN",
+        hide_env_values = true,
+        requires = "http"
+    )]
+    pub token: Option<String>,
+    /// Another host name to accept in Host and Origin headers (repeatable).
+    #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
+    pub allowed_hosts: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

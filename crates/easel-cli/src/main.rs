@@ -49,5 +49,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
         Command::Code(c) => cmd::code::run(&out, c),
+        Command::Mcp(args) => cmd::mcp::run(vault, args),
     }
 }

@@ -71,6 +71,7 @@
 mod atomic;
 pub mod canvas;
 mod error;
+pub mod history;
 mod ledger;
 mod list;
 mod lock;

@@ -1,21 +1,11 @@
-//! `easel ledger` and `easel undo`.
+//! `easel ledger` and `easel undo`: thin adapters over `easel_vault::history`.
 
 use crate::output::Output;
-use easel_vault::{UndoTarget, Vault};
-use serde::Serialize;
-
-#[derive(Serialize)]
-struct LedgerResult {
-    entries: Vec<easel_vault::LedgerEntry>,
-    total: usize,
-}
+use easel_vault::Vault;
+use easel_vault::history;
 
 pub fn list(vault: &Vault, out: &Output, limit: usize) -> anyhow::Result<()> {
-    let entries = vault.ledger_list(Some(limit))?;
-    let r = LedgerResult {
-        total: entries.len(),
-        entries,
-    };
+    let r = history::ledger_list(vault, limit)?;
     out.emit(&r, |r| {
         if r.entries.is_empty() {
             println!("no changes recorded yet");
@@ -30,24 +20,13 @@ pub fn list(vault: &Vault, out: &Output, limit: usize) -> anyhow::Result<()> {
     })
 }
 
-#[derive(Serialize)]
-struct UndoResult {
-    undone: Vec<easel_vault::Undone>,
-}
-
 pub fn undo(
     vault: &Vault,
     out: &Output,
     id: Option<String>,
     run: Option<String>,
 ) -> anyhow::Result<()> {
-    let target = match (id, run) {
-        (Some(id), _) => UndoTarget::Id(id),
-        (None, Some(run)) => UndoTarget::Run(run),
-        (None, None) => UndoTarget::Latest,
-    };
-    let undone = vault.undo_as(target, "cli")?;
-    let r = UndoResult { undone };
+    let r = history::undo(vault, id, run, "cli")?;
     out.emit(&r, |r| {
         for u in &r.undone {
             let state = match u.rev_after {

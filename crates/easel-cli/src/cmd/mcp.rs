@@ -1,0 +1,28 @@
+//! `easel mcp`: a thin adapter over `easel_mcp`.
+
+use crate::cli::McpArgs;
+use easel_mcp::HttpOptions;
+use easel_vault::Vault;
+
+pub fn run(vault: Vault, args: McpArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match args.http {
+        // Standard output is the protocol channel: nothing else may be printed there.
+        None => runtime.block_on(easel_mcp::serve_stdio(vault))?,
+        Some(addr) => {
+            let opts = HttpOptions {
+                addr,
+                allow_remote: args.allow_remote,
+                token: args.token,
+                allowed_hosts: args.allowed_hosts,
+            };
+            runtime.block_on(easel_mcp::serve_http(vault, opts, |bound| {
+                // Scripts and tests read the port from this line when they asked for port 0.
+                eprintln!("easel mcp: listening on http://{bound}/mcp");
+            }))?
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! Errors: the ones a tool call reports back to the model, and the ones that stop the server.
+
+use easel_vault::canvas::CanvasOpError;
+use easel_vault::{ErrorKind, VaultError};
+
+/// A failed tool call, sent to the client as a tool result with `isError: true`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ToolError {
+    /// What happened.
+    pub message: String,
+    /// What to do next, naming MCP tools rather than shell commands.
+    pub hint: String,
+    /// The same class the CLI turns into an exit code.
+    pub kind: ErrorKind,
+}
+
+impl ToolError {
+    pub(crate) fn invalid(message: impl Into<String>, hint: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into(),
+            hint: hint.into(),
+            kind: ErrorKind::Invalid,
+        }
+    }
+
+    pub(crate) fn not_found(message: impl Into<String>, hint: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into(),
+            hint: hint.into(),
+            kind: ErrorKind::NotFound,
+        }
+    }
+
+    pub(crate) fn failure(message: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into(),
+            hint: "this is a bug or an IO problem on the server; run the server with EASEL_LOG=debug and report it".into(),
+            kind: ErrorKind::Failure,
+        }
+    }
+
+    /// The class as a word, for the structured error (`not_found`, `conflict`, ...).
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            ErrorKind::Failure => "failure",
+            ErrorKind::Usage => "usage",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Conflict => "conflict",
+            ErrorKind::Invalid => "invalid",
+        }
+    }
+
+    /// The text a model reads: the message, then the hint.
+    pub fn to_text(&self) -> String {
+        format!("{}\nhint: {}", capitalised(&self.message), self.hint)
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The library hints name shell commands; a model talking MCP needs the tool names instead.
+/// The table is the one place the two vocabularies meet.
+pub(crate) fn hint_for_mcp(hint: &str) -> String {
+    const TABLE: &[(&str, &str)] = &[
+        ("'easel canvas list'", "canvas_list"),
+        ("'easel canvas read'", "canvas_read"),
+        ("'easel canvas write'", "canvas_write"),
+        ("'easel canvas update-node'", "canvas_update_node"),
+        ("'easel canvas update-edge'", "canvas_update_edge"),
+        ("'easel canvas add-node'", "canvas_add_node"),
+        ("'easel canvas add-edge'", "canvas_add_edge"),
+        ("'easel canvas update'", "canvas_update"),
+        ("'easel canvas validate'", "canvas_validate"),
+        ("'easel canvas fmt'", "canvas_update"),
+        ("'easel ledger'", "ledger_list"),
+        ("'easel undo'", "ledger_undo"),
+        ("--rev", "'rev'"),
+        ("run canvas_", "use canvas_"),
+        ("run ledger_", "use ledger_"),
+    ];
+    let mut out = hint.to_owned();
+    for (cli, mcp) in TABLE {
+        out = out.replace(cli, mcp);
+    }
+    out
+}
+
+impl From<CanvasOpError> for ToolError {
+    fn from(e: CanvasOpError) -> ToolError {
+        ToolError {
+            message: e.to_string(),
+            hint: hint_for_mcp(&e.hint()),
+            kind: e.kind(),
+        }
+    }
+}
+
+impl From<VaultError> for ToolError {
+    fn from(e: VaultError) -> ToolError {
+        ToolError {
+            message: e.to_string(),
+            hint: hint_for_mcp(&e.hint()),
+            kind: e.kind(),
+        }
+    }
+}
+
+/// What keeps the server from starting or running.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The HTTP address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A non-loopback address without `--allow-remote` and a token.
+    #[error("refusing to listen on {addr}: it is reachable from other machines")]
+    Remote {
+        /// The address asked for.
+        addr: String,
+    },
+    /// `--allow-remote` without a token.
+    #[error("--allow-remote needs a bearer token")]
+    NoToken,
+    /// The transport failed while serving.
+    #[error("the MCP connection failed: {0}")]
+    Transport(String),
+    /// IO while serving.
+    #[error("IO error while serving: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl ServeError {
+    /// The exit-code class.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ServeError::Remote { .. } | ServeError::NoToken => ErrorKind::Usage,
+            ServeError::Bind { .. } => ErrorKind::Conflict,
+            ServeError::Transport(_) | ServeError::Io(_) => ErrorKind::Failure,
+        }
+    }
+
+    /// What to do next.
+    pub fn hint(&self) -> String {
+        match self {
+            ServeError::Bind { .. } => {
+                "pick another port (127.0.0.1:0 lets the system choose) or stop the process using it".into()
+            }
+            ServeError::Remote { .. } => {
+                "bind to 127.0.0.1, or add --allow-remote --token SECRET (clients then send 'Authorization: Bearer SECRET')".into()
+            }
+            ServeError::NoToken => {
+                "add --token SECRET (or set EASEL_MCP_TOKEN); clients send 'Authorization: Bearer SECRET'".into()
+            }
+            ServeError::Transport(_) | ServeError::Io(_) => {
+                "check that the client is still connected; run with EASEL_LOG=debug for details".into()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canvas_not_found_reads_like_the_issue_says() {
+        let e = ToolError::from(CanvasOpError::NotFound {
+            path: "Ideas.canvas".into(),
+        });
+        let text = e.to_text();
+        assert!(
+            text.starts_with("Canvas not found: Ideas.canvas\nhint: "),
+            "{text}"
+        );
+        assert!(text.contains("use canvas_list"), "{text}");
+        assert!(!text.contains("easel "), "{text}");
+        assert_eq!(e.kind_name(), "not_found");
+    }
+}

@@ -1,0 +1,284 @@
+//! The MCP handler: tools from [`crate::tools`], canvases as `canvas://` resources.
+
+use crate::error::ToolError;
+use crate::tools::{self, ToolSpec};
+use easel_vault::Vault;
+use easel_vault::canvas::{self as ops, Actor};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use std::sync::Arc;
+
+/// The URI scheme of canvas resources: `canvas://<vault-relative path>`.
+pub const CANVAS_SCHEME: &str = "canvas://";
+
+const INSTRUCTIONS: &str = "Easel edits JSON Canvas boards (.canvas files) in a vault. \
+Start with canvas_list to find a canvas, canvas_read to see it (keep its 'rev'), then change it \
+with canvas_add_node / canvas_update_node / canvas_add_edge for small edits, or canvas_update to \
+replace all nodes or edges. Pass the 'rev' you read to every write so you never overwrite someone \
+else's edit; on a conflict, read again and redo your change. Every change is recorded: \
+ledger_list shows them and ledger_undo reverts one.";
+
+/// Easel as an MCP server over one vault. Cheap to clone: one value per HTTP session.
+#[derive(Clone, Debug)]
+pub struct EaselMcp {
+    vault: Vault,
+    tools: Arc<Vec<Tool>>,
+}
+
+fn to_tool(spec: ToolSpec) -> Tool {
+    let schema = match spec.schema {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    let annotations = ToolAnnotations::new()
+        .read_only(spec.read_only)
+        .destructive(matches!(
+            spec.name,
+            "canvas_update" | "canvas_remove_node" | "canvas_remove_edge"
+        ))
+        .open_world(false);
+    Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations)
+}
+
+/// `mcp:<client name>` from the initialize handshake, kept to characters that read well in
+/// the ledger.
+fn actor_for(context: &RequestContext<RoleServer>) -> Actor {
+    let name = context
+        .peer
+        .peer_info()
+        .map(|info| info.client_info.name.clone())
+        .unwrap_or_default();
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.@/".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    let clean = clean.trim_matches('-');
+    Actor::new(format!(
+        "mcp:{}",
+        if clean.is_empty() { "unknown" } else { clean }
+    ))
+}
+
+/// Percent-encodes a vault path for a URI, keeping `/` so folders stay readable.
+pub fn canvas_uri(path: &str) -> String {
+    let mut uri = String::from(CANVAS_SCHEME);
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+/// The vault path of a `canvas://` URI, or why it is not one.
+pub fn path_from_uri(uri: &str) -> Result<String, String> {
+    let rest = uri
+        .strip_prefix(CANVAS_SCHEME)
+        .ok_or_else(|| format!("'{uri}' is not a canvas resource (canvas://<path>)"))?;
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = rest
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("'{uri}' has a broken %-escape"))?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("'{uri}' does not decode to UTF-8"))
+}
+
+impl EaselMcp {
+    /// A server over `vault`.
+    pub fn new(vault: Vault) -> EaselMcp {
+        EaselMcp {
+            vault,
+            tools: Arc::new(tools::catalogue().into_iter().map(to_tool).collect()),
+        }
+    }
+
+    fn read_canvas_resource(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+        let not_found = |e: ToolError| {
+            ErrorData::resource_not_found(
+                e.to_text(),
+                Some(serde_json::json!({"uri": uri, "hint": e.hint})),
+            )
+        };
+        let path = path_from_uri(uri).map_err(|m| {
+            ErrorData::invalid_params(
+                m,
+                Some(serde_json::json!({"hint": "use a URI from resources/list, like canvas://Ideas.canvas"})),
+            )
+        })?;
+        let p = ops::canvas_path(&self.vault, &path, false)
+            .map_err(|e| not_found(ToolError::from(e)))?;
+        let (bytes, _rev) = self.vault.read(&p).map_err(|e| {
+            not_found(ToolError::from(match e {
+                easel_vault::VaultError::NotFound { .. } => ops::CanvasOpError::NotFound {
+                    path: p.as_str().to_owned(),
+                },
+                other => other.into(),
+            }))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            not_found(ToolError::from(ops::CanvasOpError::NotText {
+                path: p.as_str().to_owned(),
+            }))
+        })?;
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, canvas_uri(p.as_str())).with_mime_type("application/json"),
+        ]))
+    }
+}
+
+impl ServerHandler for EaselMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("easel", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let actor = actor_for(&context);
+        let vault = self.vault.clone();
+        let name = request.name.to_string();
+        let tool = name.clone();
+        // Vault operations do blocking file IO and may wait for another writer's lock.
+        let outcome = tokio::task::spawn_blocking(move || {
+            tools::call(&vault, &actor, &name, request.arguments)
+        })
+        .await
+        .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool {tool} stopped: {e}"))));
+        Ok(match outcome {
+            Ok(text) => {
+                let structured = serde_json::from_str(&text).ok();
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = structured;
+                result
+            }
+            Err(e) => {
+                tracing::debug!(tool = %tool, error = %e, "tool error");
+                let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_text())]);
+                result.structured_content = Some(serde_json::json!({
+                    "error": {"kind": e.kind_name(), "message": e.message, "hint": e.hint}
+                }));
+                result
+            }
+        }
+        .into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let vault = self.vault.clone();
+        let listed = tokio::task::spawn_blocking(move || ops::list(&vault, None, true))
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("listing stopped: {e}"), None))?
+            .map_err(|e| ErrorData::internal_error(ToolError::from(e).to_text(), None))?;
+        let resources = listed
+            .canvases
+            .into_iter()
+            .map(|c| {
+                let description = match (c.node_count, c.edge_count) {
+                    (Some(n), Some(e)) => format!("JSON Canvas with {n} nodes and {e} edges"),
+                    _ => format!(
+                        "unreadable canvas: {}",
+                        c.error.as_deref().unwrap_or("unknown problem")
+                    ),
+                };
+                Resource::new(canvas_uri(&c.path), c.path.clone())
+                    .with_title(c.name)
+                    .with_description(description)
+                    .with_mime_type("application/json")
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new("canvas://{path}", "canvas")
+                .with_description("A JSON Canvas file by its vault-relative path")
+                .with_mime_type("application/json"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let this = self.clone();
+        let uri = request.uri;
+        tokio::task::spawn_blocking(move || this.read_canvas_resource(&uri))
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("reading stopped: {e}"), None))?
+            .map(Into::into)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn uris_round_trip_with_spaces_and_unicode() {
+        for p in ["Ideas.canvas", "Projects/My Board.canvas", "Å/100%.canvas"] {
+            let uri = canvas_uri(p);
+            assert!(!uri.contains(' '), "{uri}");
+            assert_eq!(path_from_uri(&uri).unwrap(), p);
+        }
+        assert!(path_from_uri("file:///etc/passwd").is_err());
+        assert!(path_from_uri("canvas://bad%zz").is_err());
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Drives `easel mcp` with the official MCP Python SDK (a client this project did not write),
+# over stdio and streamable HTTP. Creates its virtualenv under target/ on first use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VENV="${EASEL_MCP_VENV:-target/mcp-venv}"
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp, pytest' >/dev/null 2>&1; then
+  echo "creating $VENV with the MCP Python SDK"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check 'mcp==2.3.0' 'pytest==9.2.0'
+fi
+
+cargo build -q -p easel-cli --locked
+export EASEL_BIN="$PWD/target/debug/easel"
+PY="$(cd "$VENV" && pwd)/bin/python"
+cd crates/easel-mcp/tests/python
+exec "$PY" -m pytest -q -p no:cacheprovider "$@"
