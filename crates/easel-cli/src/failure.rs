@@ -53,6 +53,13 @@ impl Failure {
                 kind: ErrorKind::NotFound,
             };
         }
+        if let Some(l) = e.downcast_ref::<easel_llm::LlmError>() {
+            return Failure {
+                message,
+                hint: l.hint(),
+                kind: l.kind(),
+            };
+        }
         if let Some(u) = e.downcast_ref::<UsageError>() {
             return Failure {
                 message,

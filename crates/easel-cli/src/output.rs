@@ -11,6 +11,10 @@ impl Output {
         Output { json }
     }
 
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
     /// Prints `value` as JSON when `--json` was given, otherwise calls `human`.
     pub fn emit<T: Serialize>(&self, value: &T, human: impl FnOnce(&T)) -> anyhow::Result<()> {
         if self.json {

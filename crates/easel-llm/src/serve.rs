@@ -55,6 +55,8 @@ fn bad(message: impl Into<String>) -> Response {
     api_error(StatusCode::BAD_REQUEST, message, "invalid_request_error")
 }
 
+// The error is the HTTP answer itself, made once per bad request: its size does not matter.
+#[allow(clippy::result_large_err)]
 fn parse_parts(content: &Value) -> Result<Vec<Part>, Response> {
     match content {
         Value::Null => Ok(Vec::new()),
@@ -90,6 +92,7 @@ fn parse_parts(content: &Value) -> Result<Vec<Part>, Response> {
 }
 
 /// Reads an OpenAI chat completion request into ours; also returns `stream` and `include_usage`.
+#[allow(clippy::result_large_err)]
 pub fn parse_request(body: &Value) -> Result<(Request, bool, bool), Response> {
     let model = body
         .get("model")

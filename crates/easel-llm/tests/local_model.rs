@@ -225,8 +225,10 @@ async fn the_chat_template_comes_from_the_gguf() {
 
 #[tokio::test]
 async fn a_missing_model_file_says_how_to_fix_it() {
-    let mut c = Config::default();
-    c.local_model = "/nonexistent/model.gguf".into();
+    let c = Config {
+        local_model: "/nonexistent/model.gguf".into(),
+        ..Config::default()
+    };
     let err = Llm::new(c)
         .complete(Some("local:smollm2"), Request::prompt("x"))
         .await

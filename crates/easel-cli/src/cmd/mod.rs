@@ -2,6 +2,7 @@
 
 pub mod canvas;
 pub mod ledger;
+pub mod llm;
 pub mod thread;
 
 use crate::failure::UsageError;
