@@ -13,6 +13,7 @@ test: deps fmt lint unit doc-tests mcp-client
 
 deps:
 	scripts/install-deps.sh
+	scripts/fetch-model.sh
 
 build:
 	$(CARGO) build --release -p easel-cli

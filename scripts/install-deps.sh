@@ -8,6 +8,10 @@ command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # The MCP client tests run the official Python SDK in a virtualenv.
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+# easel-llm's embedded model builds llama.cpp from source (llama-cpp-sys-2: cmake + bindgen).
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
+command -v clang >/dev/null 2>&1 || need_apt+=(clang)
+ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || ls /usr/lib/x86_64-linux-gnu/libclang*.so* >/dev/null 2>&1 || need_apt+=(libclang-dev)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -34,6 +34,9 @@ pub enum Command {
     /// Code graph: parse a repository, then see what calls what and what a change affects.
     #[command(subcommand)]
     Code(CodeCmd),
+    /// Models: list them, ask one, or serve the local one over an OpenAI-compatible API.
+    #[command(subcommand)]
+    Llm(LlmCmd),
     /// Show the recent changes Easel made to the vault.
     Ledger {
         /// How many entries to show, newest first.
@@ -129,6 +132,44 @@ pub enum CodeCmd {
         /// The repository folder.
         #[arg(default_value = ".")]
         dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LlmCmd {
+    /// The configured providers, their models and the local model's state.
+    List,
+    /// Ask a model one question; the answer streams to the terminal.
+    Ask {
+        /// The question.
+        prompt: String,
+        /// provider:model (default: $EASEL_MODEL, the configuration, or local:smollm2).
+        #[arg(long, short)]
+        model: Option<String>,
+        /// A system message.
+        #[arg(long, short)]
+        system: Option<String>,
+        /// Sampling temperature; 0 is greedy (deterministic).
+        #[arg(long, short)]
+        temperature: Option<f32>,
+        /// The longest answer, in tokens.
+        #[arg(long)]
+        max_tokens: Option<u32>,
+        /// Random seed for sampling (local model and providers that take one).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Serve the local model as an OpenAI-compatible API (/v1/chat/completions, /v1/models).
+    Serve {
+        /// The port (0 picks a free one; the address is printed).
+        #[arg(long, short, default_value_t = 8765)]
+        port: u16,
+        /// The address to listen on. Anything but loopback also needs --allow-remote.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Listen on a non-loopback address (anyone who can reach it can use the model).
+        #[arg(long)]
+        allow_remote: bool,
     },
 }
 

@@ -50,6 +50,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         easel_render::RenderFileError,
         easel_code::CodeError,
         easel_mcp::ServeError,
+        easel_llm::LlmError,
         UsageError,
     );
     None

@@ -3,6 +3,7 @@
 pub mod canvas;
 pub mod code;
 pub mod ledger;
+pub mod llm;
 pub mod mcp;
 pub mod thread;
 
