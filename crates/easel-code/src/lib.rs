@@ -173,6 +173,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     return Ok((f, key, true, stamp));
                 }
                 let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
+                let lang = &refine_lang(rel, *lang, &bytes);
                 let key = content_key(rel, *lang, &bytes);
                 if let Some(f) = cache.get(&key) {
                     return Ok((f, key, true, stamp));
@@ -250,6 +251,7 @@ pub fn graph_from_sources(files: &[(&str, &str)]) -> Result<Graph, CodeError> {
         let Some(lang) = Lang::from_path(Path::new(path)) else {
             continue;
         };
+        let lang = refine_lang(path, lang, src.as_bytes());
         let f =
             extract::extract(lang, path, src.as_bytes()).map_err(|reason| CodeError::Parse {
                 path: PathBuf::from(path),
@@ -313,4 +315,25 @@ fn query_digest(lang: Lang) -> &'static [u8; 32] {
     });
     let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
     &all[i]
+}
+
+/// `.h` is C or C++: a header that uses C++ syntax is parsed with the C++ grammar, so its
+/// classes and namespaces are not lost.
+fn refine_lang(rel: &str, lang: Lang, bytes: &[u8]) -> Lang {
+    if lang != Lang::C || !rel.ends_with(".h") {
+        return lang;
+    }
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
+    let cpp = [
+        "class ",
+        "namespace ",
+        "template<",
+        "template <",
+        "public:",
+        "private:",
+        "std::",
+    ]
+    .iter()
+    .any(|w| text.contains(w));
+    if cpp { Lang::Cpp } else { Lang::C }
 }
