@@ -216,15 +216,32 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         }
     }
     tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
-    let resolver = resolve::Resolver::new(&facts);
-    tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
-    let graph = resolver.into_graph();
-    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
     let unchanged = opts.use_cache
         && stats.parsed == 0
         && problems.is_empty()
         && cache.len() == facts.len()
         && !cache.stale(&facts, &stamps);
+    // The graph is a function of the facts: the same files with the same keys make the graph
+    // the last run resolved and kept.
+    let digest = inputs_digest(&facts, &keys);
+    let kept = if unchanged {
+        cache::load_graph(root, &digest)
+    } else {
+        None
+    };
+    let graph = match kept {
+        Some(g) => g,
+        None => {
+            let resolver = resolve::Resolver::new(&facts);
+            tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
+            let g = resolver.into_graph();
+            if opts.use_cache {
+                cache::store_graph(root, &digest, &g)?;
+            }
+            g
+        }
+    };
+    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
     if opts.use_cache && !unchanged {
         cache::Cache::store(root, &cache, &keys, &stamps, &facts)?;
     }
@@ -336,4 +353,15 @@ fn refine_lang(rel: &str, lang: Lang, bytes: &[u8]) -> Lang {
     .iter()
     .any(|w| text.contains(w));
     if cpp { Lang::Cpp } else { Lang::C }
+}
+
+/// A digest of every file's path and content key, in order.
+fn inputs_digest(facts: &[FileFacts], keys: &[[u8; 32]]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for (f, k) in facts.iter().zip(keys) {
+        h.update(f.path.as_bytes());
+        h.update([0]);
+        h.update(k);
+    }
+    h.finalize().into()
 }

@@ -185,3 +185,34 @@ fn unchanged_old_files_are_not_read_again_and_touched_files_are() {
     assert_eq!(changed.stats.parsed, 1);
     assert!(changed.graph.node("a.py:g").is_some());
 }
+
+#[test]
+fn an_unchanged_repository_reuses_the_kept_graph_and_a_damaged_one_is_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "a.py",
+        "class A:\n    def m(self):\n        helper()\n\ndef helper():\n    pass\n",
+    );
+    write(root, "b.py", "from a import A\n\nA().m()\nprint(1)\n");
+    let first = build(root, &cached()).unwrap();
+    assert!(root.join(".codecanvas/cache/graph.bin").is_file());
+    let json = |g: &easel_code::Graph| serde_json::to_string(g).unwrap();
+    let warm = build(root, &cached()).unwrap();
+    assert!(warm.unchanged);
+    assert_eq!(json(&warm.graph), json(&first.graph));
+    fs::write(root.join(".codecanvas/cache/graph.bin"), b"junk").unwrap();
+    let again = build(root, &cached()).unwrap();
+    assert_eq!(json(&again.graph), json(&first.graph));
+    // A change is resolved anew, not read from the kept graph.
+    write(root, "b.py", "from a import helper\n\nhelper()\n");
+    let changed = build(root, &cached()).unwrap();
+    assert_eq!(
+        changed.graph.call_pairs(),
+        vec![
+            ("a.A.m".to_string(), "a.helper".to_string()),
+            ("b".to_string(), "a.helper".to_string())
+        ]
+    );
+}
