@@ -151,3 +151,57 @@ impl Cache {
         Ok(())
     }
 }
+
+const GRAPH_FILE: &str = "graph.bin";
+
+#[derive(Serialize, Deserialize)]
+struct KeptGraph {
+    format: String,
+    digest: [u8; 32],
+    graph: crate::model::Graph,
+    lines: u64,
+}
+
+/// The graph the last run resolved, when it was resolved from exactly these inputs.
+pub(crate) fn load_graph(root: &Path, digest: &[u8; 32]) -> Option<(crate::model::Graph, u64)> {
+    let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
+    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+        return None;
+    }
+    let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
+    (kept.digest == *digest).then_some((kept.graph, kept.lines))
+}
+
+/// Keeps the graph resolved from the inputs with this digest.
+pub(crate) fn store_graph(
+    root: &Path,
+    digest: &[u8; 32],
+    graph: &crate::model::Graph,
+    lines: u64,
+) -> Result<(), CodeError> {
+    let dir = root.join(CACHE_DIR);
+    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    #[derive(Serialize)]
+    struct KeptRef<'a> {
+        format: &'a str,
+        digest: [u8; 32],
+        graph: &'a crate::model::Graph,
+        lines: u64,
+    }
+    let kept = KeptRef {
+        format: FORMAT,
+        digest: *digest,
+        graph,
+        lines,
+    };
+    let bytes = postcard::to_stdvec(&kept).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+    let tmp = dir.join(format!("{GRAPH_FILE}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| io(&tmp, e))?;
+    let path = dir.join(GRAPH_FILE);
+    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+    Ok(())
+}

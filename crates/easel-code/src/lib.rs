@@ -152,6 +152,40 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_nanos())
         .unwrap_or(0);
+    // Fast path: every file settled and stamped as last time, no file added or removed, and
+    // the graph of exactly these inputs kept: nothing to read, decode or resolve.
+    if opts.use_cache && cache.len() == total && total > 0 {
+        let keys: Option<Vec<[u8; 32]>> = files
+            .par_iter()
+            .map(|(rel, _)| {
+                let m = std::fs::metadata(root.join(rel)).ok()?;
+                let st = cache::Stamp::of(&m)?;
+                if !st.older_than(settled) {
+                    return None;
+                }
+                cache.key_for(rel, st)
+            })
+            .collect();
+        if let Some(keys) = keys {
+            let digest = digest_of(files.iter().map(|(rel, _)| rel.as_str()).zip(&keys));
+            if let Some((graph, lines)) = cache::load_graph(root, &digest) {
+                let stats = BuildStats {
+                    files: total,
+                    cached: total,
+                    lines,
+                    millis: start.elapsed().as_millis(),
+                    ..BuildStats::default()
+                };
+                tracing::debug!(?stats, "the kept graph is current");
+                return Ok(Built {
+                    graph,
+                    stats,
+                    problems: Vec::new(),
+                    unchanged: true,
+                });
+            }
+        }
+    }
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Loaded, String>> = files
         .par_iter()
@@ -173,6 +207,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     return Ok((f, key, true, stamp));
                 }
                 let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
+                let lang = &refine_lang(rel, *lang, &bytes);
                 let key = content_key(rel, *lang, &bytes);
                 if let Some(f) = cache.get(&key) {
                     return Ok((f, key, true, stamp));
@@ -215,15 +250,32 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         }
     }
     tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
-    let resolver = resolve::Resolver::new(&facts);
-    tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
-    let graph = resolver.into_graph();
-    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
     let unchanged = opts.use_cache
         && stats.parsed == 0
         && problems.is_empty()
         && cache.len() == facts.len()
         && !cache.stale(&facts, &stamps);
+    // The graph is a function of the facts: the same files with the same keys make the graph
+    // the last run resolved and kept.
+    let digest = inputs_digest(&facts, &keys);
+    let kept = if unchanged {
+        cache::load_graph(root, &digest).map(|(g, _)| g)
+    } else {
+        None
+    };
+    let graph = match kept {
+        Some(g) => g,
+        None => {
+            let resolver = resolve::Resolver::new(&facts);
+            tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
+            let g = resolver.into_graph();
+            if opts.use_cache {
+                cache::store_graph(root, &digest, &g, stats.lines)?;
+            }
+            g
+        }
+    };
+    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
     if opts.use_cache && !unchanged {
         cache::Cache::store(root, &cache, &keys, &stamps, &facts)?;
     }
@@ -250,6 +302,7 @@ pub fn graph_from_sources(files: &[(&str, &str)]) -> Result<Graph, CodeError> {
         let Some(lang) = Lang::from_path(Path::new(path)) else {
             continue;
         };
+        let lang = refine_lang(path, lang, src.as_bytes());
         let f =
             extract::extract(lang, path, src.as_bytes()).map_err(|reason| CodeError::Parse {
                 path: PathBuf::from(path),
@@ -313,4 +366,40 @@ fn query_digest(lang: Lang) -> &'static [u8; 32] {
     });
     let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
     &all[i]
+}
+
+/// `.h` is C or C++: a header that uses C++ syntax is parsed with the C++ grammar, so its
+/// classes and namespaces are not lost.
+fn refine_lang(rel: &str, lang: Lang, bytes: &[u8]) -> Lang {
+    if lang != Lang::C || !rel.ends_with(".h") {
+        return lang;
+    }
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64 * 1024)]);
+    let cpp = [
+        "class ",
+        "namespace ",
+        "template<",
+        "template <",
+        "public:",
+        "private:",
+        "std::",
+    ]
+    .iter()
+    .any(|w| text.contains(w));
+    if cpp { Lang::Cpp } else { Lang::C }
+}
+
+/// A digest of every file's path and content key, in order.
+fn inputs_digest(facts: &[FileFacts], keys: &[[u8; 32]]) -> [u8; 32] {
+    digest_of(facts.iter().map(|f| f.path.as_str()).zip(keys))
+}
+
+fn digest_of<'a>(inputs: impl Iterator<Item = (&'a str, &'a [u8; 32])>) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for (path, k) in inputs {
+        h.update(path.as_bytes());
+        h.update([0]);
+        h.update(k);
+    }
+    h.finalize().into()
 }

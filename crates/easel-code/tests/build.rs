@@ -185,3 +185,76 @@ fn unchanged_old_files_are_not_read_again_and_touched_files_are() {
     assert_eq!(changed.stats.parsed, 1);
     assert!(changed.graph.node("a.py:g").is_some());
 }
+
+#[test]
+fn an_unchanged_repository_reuses_the_kept_graph_and_a_damaged_one_is_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "a.py",
+        "class A:\n    def m(self):\n        helper()\n\ndef helper():\n    pass\n",
+    );
+    write(root, "b.py", "from a import A\n\nA().m()\nprint(1)\n");
+    let first = build(root, &cached()).unwrap();
+    assert!(root.join(".codecanvas/cache/graph.bin").is_file());
+    let json = |g: &easel_code::Graph| serde_json::to_string(g).unwrap();
+    let warm = build(root, &cached()).unwrap();
+    assert!(warm.unchanged);
+    assert_eq!(json(&warm.graph), json(&first.graph));
+    fs::write(root.join(".codecanvas/cache/graph.bin"), b"junk").unwrap();
+    let again = build(root, &cached()).unwrap();
+    assert_eq!(json(&again.graph), json(&first.graph));
+    // A change is resolved anew, not read from the kept graph.
+    write(root, "b.py", "from a import helper\n\nhelper()\n");
+    let changed = build(root, &cached()).unwrap();
+    assert_eq!(
+        changed.graph.call_pairs(),
+        vec![
+            ("a.A.m".to_string(), "a.helper".to_string()),
+            ("b".to_string(), "a.helper".to_string())
+        ]
+    );
+}
+
+#[test]
+fn settled_unchanged_files_take_the_fast_path_and_any_change_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    let age = |p: &str| {
+        fs::File::options()
+            .write(true)
+            .open(root.join(p))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+    };
+    write(root, "a.py", "def f():\n    pass\n");
+    write(root, "b.py", "from a import f\n\nf()\n");
+    age("a.py");
+    age("b.py");
+    let first = build(root, &cached()).unwrap();
+    let fast = build(root, &cached()).unwrap();
+    assert!(fast.unchanged);
+    assert_eq!(
+        (fast.stats.files, fast.stats.cached, fast.stats.lines),
+        (2, 2, first.stats.lines)
+    );
+    assert_eq!(fast.graph.call_pairs(), first.graph.call_pairs());
+    // A new file, with the old ones untouched.
+    write(root, "c.py", "from a import f\n\ndef g():\n    f()\n");
+    age("c.py");
+    let added = build(root, &cached()).unwrap();
+    assert!(!added.unchanged);
+    assert!(
+        added
+            .graph
+            .call_pairs()
+            .contains(&("c.g".to_string(), "a.f".to_string()))
+    );
+    // A removed one.
+    fs::remove_file(root.join("c.py")).unwrap();
+    let removed = build(root, &cached()).unwrap();
+    assert_eq!(removed.graph.call_pairs(), first.graph.call_pairs());
+}
