@@ -45,10 +45,11 @@ def pct(xs, p):
 
 def bench_stdio(easel, vault, calls):
     proc = subprocess.Popen([easel, "--vault", str(vault), "mcp"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, bufsize=0)
+                            stdout=subprocess.PIPE)
 
     def send(msg):
         proc.stdin.write((json.dumps(msg) + "\n").encode())
+        proc.stdin.flush()
 
     def recv():
         return json.loads(proc.stdout.readline())

@@ -192,12 +192,10 @@ impl ServerHandler for EaselMcp {
         .await
         .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool {tool} stopped: {e}"))));
         Ok(match outcome {
-            Ok(text) => {
-                let structured = serde_json::from_str(&text).ok();
-                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                result.structured_content = structured;
-                result
-            }
+            // The JSON goes out once, as text: a copy in `structuredContent` would double
+            // every response (a 1,000-node canvas_read is ~300 kB) for clients that all read
+            // the text anyway.
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
             Err(e) => {
                 tracing::debug!(tool = %tool, error = %e, "tool error");
                 let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_text())]);
