@@ -96,6 +96,43 @@ pub enum ThreadCmd {
         #[arg(long)]
         context_window: Option<usize>,
     },
+    /// Ask a model about NODE and stream the answer into a new node below it. Ctrl-C keeps
+    /// the partial answer.
+    Send {
+        /// Canvas path, relative to the vault.
+        canvas: String,
+        /// The node to answer.
+        node: String,
+        #[command(flatten)]
+        model: ThreadModelArgs,
+    },
+    /// Watch the vault and answer every text node whose last line is /ask.
+    Watch {
+        /// Only these canvases (default: every canvas in the vault).
+        canvases: Vec<String>,
+        #[command(flatten)]
+        model: ThreadModelArgs,
+    },
+}
+
+/// How a thread command calls its model.
+#[derive(Debug, Args)]
+pub struct ThreadModelArgs {
+    /// provider:model; wins over the canvas's own `model:` (default: the canvas's, then the configured one).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Sampling temperature (0 is deterministic); wins over the canvas's `temperature:`.
+    #[arg(long)]
+    pub temperature: Option<f32>,
+    /// The longest answer, in tokens.
+    #[arg(long)]
+    pub max_tokens: Option<u32>,
+    /// Send image files as image parts (for models that take images).
+    #[arg(long)]
+    pub images: bool,
+    /// The model's context window in tokens; context is dropped to fit it.
+    #[arg(long)]
+    pub context_window: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,0 +1,173 @@
+//! `easel thread send` and `thread watch` with the real local model (fetched by `make test`).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::TestVault;
+use std::time::{Duration, Instant};
+
+const CHAT: &str = r#"{"nodes":[
+{"id":"q","type":"text","text":"What is 2+2? Answer in one sentence.","x":0,"y":0,"width":250,"height":80}],
+"edges":[]}"#;
+
+fn easel(v: &TestVault) -> assert_cmd::Command {
+    let mut c = v.easel();
+    c.env_remove("EASEL_MODEL").env_remove("EASEL_LOCAL_MODEL");
+    c
+}
+
+fn canvas(v: &TestVault) -> serde_json::Value {
+    serde_json::from_str(&v.read("chat.canvas")).unwrap()
+}
+
+#[test]
+fn send_writes_the_answer_below_the_question() {
+    let v = TestVault::new();
+    std::fs::write(v.file("chat.canvas"), CHAT).unwrap();
+    let send = || {
+        let out = easel(&v)
+            .args([
+                "--json",
+                "thread",
+                "send",
+                "chat",
+                "q",
+                "--temperature",
+                "0",
+                "--max-tokens",
+                "40",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let first = send();
+    assert_eq!(first["model"], "local:smollm2");
+    let text = first["text"].as_str().unwrap();
+    assert!(
+        text.contains('4') || text.to_lowercase().contains("four"),
+        "{text}"
+    );
+    assert!(first["usage"].is_object(), "{first}");
+    let c = canvas(&v);
+    let node = c["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == first["node"])
+        .unwrap();
+    assert_eq!(node["type"], "text");
+    assert_eq!(
+        (node["x"].as_f64(), node["y"].as_f64()),
+        (Some(0.0), Some(140.0))
+    );
+    assert_eq!(node["width"].as_f64(), Some(400.0));
+    assert_eq!(node["color"], "3");
+    let body = node["text"].as_str().unwrap();
+    assert!(
+        body.starts_with("---\nrole: assistant\nmodel: local:smollm2\ncreated: "),
+        "{body}"
+    );
+    assert!(body.ends_with(&format!("---\n\n{text}")), "{body}");
+    let edge = c["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == first["edge"])
+        .unwrap();
+    assert_eq!(
+        (edge["fromNode"].as_str(), edge["fromSide"].as_str()),
+        (Some("q"), Some("bottom"))
+    );
+    assert_eq!(
+        (edge["toNode"].as_str(), edge["toSide"].as_str()),
+        (first["node"].as_str(), Some("top"))
+    );
+
+    // A second answer to the same question goes beside the first, not on top of it.
+    let second = send();
+    let c = canvas(&v);
+    let rect = |id: &serde_json::Value| {
+        let n = c["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == *id)
+            .unwrap();
+        (
+            n["x"].as_f64().unwrap(),
+            n["y"].as_f64().unwrap(),
+            n["width"].as_f64().unwrap(),
+            n["height"].as_f64().unwrap(),
+        )
+    };
+    let (a, b) = (rect(&first["node"]), rect(&second["node"]));
+    let overlap = a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3;
+    assert!(!overlap, "{a:?} {b:?}");
+    // The ledger has the thread's changes, and undo takes them back.
+    let ledger: serde_json::Value = serde_json::from_slice(
+        &easel(&v)
+            .args(["--json", "ledger"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        ledger["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["actor"] == "thread")
+    );
+}
+
+#[test]
+fn watch_answers_a_typed_ask_marker() {
+    let v = TestVault::new();
+    std::fs::write(
+        v.file("chat.canvas"),
+        CHAT.replace("one sentence.\"", "one sentence.\\n/ask\""),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("easel"))
+        .env_remove("EASEL_MODEL")
+        .env_remove("EASEL_LOCAL_MODEL")
+        .args([
+            "--vault",
+            v.path().to_str().unwrap(),
+            "thread",
+            "watch",
+            "chat",
+            "--temperature",
+            "0",
+            "--max-tokens",
+            "30",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let answered = loop {
+        let c = canvas(&v);
+        let nodes = c["nodes"].as_array().unwrap();
+        if nodes.len() == 2 && !v.read("chat.canvas").contains("/ask") {
+            let text = nodes[1]["text"].as_str().unwrap_or("");
+            if text.contains("role: assistant") && !text.trim_end().ends_with("---") {
+                break true;
+            }
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(answered, "no answer: {}", v.read("chat.canvas"));
+}
