@@ -144,11 +144,7 @@ impl Cache {
             stamps,
         };
         let bytes = postcard::to_stdvec(&pack).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-        let tmp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
-        std::fs::write(&tmp, bytes).map_err(|e| io(&tmp, e))?;
-        let path = dir.join(FILE);
-        std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
-        Ok(())
+        replace_file(&dir, FILE, &bytes)
     }
 }
 
@@ -199,9 +195,17 @@ pub(crate) fn store_graph(
         lines,
     };
     let bytes = postcard::to_stdvec(&kept).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    let tmp = dir.join(format!("{GRAPH_FILE}.{}.tmp", std::process::id()));
+    replace_file(&dir, GRAPH_FILE, &bytes)
+}
+/// Replaces `dir/name` with `bytes` through a temporary file and a rename, so a reader (or a
+/// crash) never sees half a cache.
+fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), CodeError> {
+    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(|e| io(&tmp, e))?;
-    let path = dir.join(GRAPH_FILE);
-    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
-    Ok(())
+    let path = dir.join(name);
+    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))
 }

@@ -731,6 +731,30 @@ impl<'s, 't> Extractor<'s, 't> {
     }
 
     /// A dotted expression as segments, or `None` when it is not one.
+    /// The callee of `receiver.name(...)` (Java's method invocations, Ruby's calls): the
+    /// receiver's segments followed by the name, and the call as written. `None` without a name.
+    fn receiver_call(
+        &self,
+        n: Node,
+        receiver_field: &str,
+        name_field: &str,
+    ) -> Option<(Option<Vec<Seg>>, String)> {
+        let receiver = n.child_by_field_name(receiver_field);
+        let name = n.child_by_field_name(name_field)?;
+        let mut segs = match receiver {
+            Some(o) => self.segs(o),
+            None => Some(Vec::new()),
+        };
+        if let Some(s) = segs.as_mut() {
+            s.push(Seg::Name(self.text(name)));
+        }
+        let text = match receiver {
+            Some(o) => format!("{}.{}", self.text(o), self.text(name)),
+            None => self.text(name),
+        };
+        Some((segs, text))
+    }
+
     fn segs(&self, n: Node) -> Option<Vec<Seg>> {
         let mut out = Vec::new();
         self.segs_into(n, &mut out, 0)?;
@@ -1142,32 +1166,14 @@ impl<'s, 't> Extractor<'s, 't> {
                 (self.segs(t), self.text(t), true)
             }
             "method_invocation" => {
-                let mut segs = match field("object") {
-                    Some(o) => self.segs(o),
-                    None => Some(Vec::new()),
-                };
-                let Some(name) = field("name") else { return };
-                if let Some(s) = segs.as_mut() {
-                    s.push(Seg::Name(self.text(name)));
-                }
-                let text = match field("object") {
-                    Some(o) => format!("{}.{}", self.text(o), self.text(name)),
-                    None => self.text(name),
+                let Some((segs, text)) = self.receiver_call(n, "object", "name") else {
+                    return;
                 };
                 (segs, text, false)
             }
             "call" if self.lang == Lang::Ruby => {
-                let mut segs = match field("receiver") {
-                    Some(o) => self.segs(o),
-                    None => Some(Vec::new()),
-                };
-                let Some(name) = field("method") else { return };
-                if let Some(s) = segs.as_mut() {
-                    s.push(Seg::Name(self.text(name)));
-                }
-                let text = match field("receiver") {
-                    Some(o) => format!("{}.{}", self.text(o), self.text(name)),
-                    None => self.text(name),
+                let Some((segs, text)) = self.receiver_call(n, "receiver", "method") else {
+                    return;
                 };
                 (segs, text, false)
             }
