@@ -12,7 +12,9 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp, pytest' >
 fi
 
 cargo build -q -p easel-cli --locked
-export EASEL_BIN="$PWD/target/debug/easel"
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$PWD/$TARGET_DIR" ;; esac
+export EASEL_BIN="$TARGET_DIR/debug/easel"
 PY="$(cd "$VENV" && pwd)/bin/python"
 cd crates/easel-mcp/tests/python
 exec "$PY" -m pytest -q -p no:cacheprovider "$@"
