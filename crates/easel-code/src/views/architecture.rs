@@ -538,7 +538,8 @@ pub(crate) fn architecture_drawing(graph: &Graph) -> Result<(Drawing, String, St
     if mods.iter().any(|m| m.hub) {
         stats.push_str(" · hubs outlined in red");
     }
-    let header_h = line(style::TITLE) + line(style::SMALL) + 8.0;
+    // Room under the title for the label Obsidian draws above a group in the `.canvas` twin.
+    let header_h = line(style::TITLE) + line(style::SMALL) + 24.0;
     let top = MARGIN + header_h;
 
     let mut rects: Vec<Option<Rect>> = vec![None; districts.len()];
@@ -622,7 +623,7 @@ pub(crate) fn architecture_drawing(graph: &Graph) -> Result<(Drawing, String, St
     let placement = Placement {
         districts: district_rects,
         cards: card_rects,
-        header: Rect::new(MARGIN, MARGIN, text_w, header_h),
+        header: Rect::new(MARGIN, MARGIN, text_w, header_h - 24.0),
         footer: footer_text.map(|t| {
             (
                 Rect::new(MARGIN, footer_y, text_w, line(style::BODY) + 8.0),

@@ -329,7 +329,8 @@ pub(crate) fn impact_drawing(
         t.start_line,
         impact.depth
     );
-    let header_h = line(style::TITLE) + line(style::SMALL) + 12.0;
+    // Room under the title for the label Obsidian draws above a group in the `.canvas` twin.
+    let header_h = line(style::TITLE) + line(style::SMALL) + 24.0;
     let (ox, oy) = (MARGIN + CAPTION_W, MARGIN + header_h);
     let by_depth: Vec<String> = impact
         .counts
@@ -464,7 +465,7 @@ pub(crate) fn impact_drawing(
     let mut c = CanvasFile::new(name);
     c.text(
         "header",
-        Rect::new(MARGIN, MARGIN, full, header_h),
+        Rect::new(MARGIN, MARGIN, full, header_h - 24.0),
         &format!("## {title}\n{subtitle}"),
         None,
     )?;
