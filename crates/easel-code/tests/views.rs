@@ -259,7 +259,8 @@ fn board_with_thumbnails_points_at_the_written_pictures() {
         assert!(f.is_file(), "{}", f.display());
     }
     assert_eq!(std::fs::read(&arch_files.png).unwrap(), arch.png);
-    let arch_path = format!(".codecanvas/{}.png", arch.name);
+    let arch_path = arch.png_path();
+    assert_eq!(arch_path, ".codecanvas/architecture.png");
     let imp_path = format!(".codecanvas/{}.png", imp_view.name);
     let b = board(vec![
         EvidenceCard {

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 /// Boxes per side, "+N more" included.
 pub const MAX_PER_SIDE: usize = 8;
 const CARD_MIN: f32 = 160.0;
-const CARD_MAX: f32 = 280.0;
+const CARD_MAX: f32 = 240.0;
 const TARGET_MIN: f32 = 240.0;
 const TARGET_MAX: f32 = 440.0;
 const MARGIN: f32 = 20.0;
