@@ -20,10 +20,13 @@
 //! # Ok(()) }
 //! ```
 
+mod builtins;
 mod cache;
+mod deps;
 mod error;
 mod extract;
 mod impact;
+mod incremental;
 mod lang;
 mod model;
 mod resolve;
@@ -66,6 +69,9 @@ pub struct BuildStats {
     pub cached: usize,
     pub lines: u64,
     pub skipped: usize,
+    /// Files whose calls were resolved in this build; with the cache, the others' edges were
+    /// still valid and kept from the last build.
+    pub resolved: usize,
     pub millis: u128,
 }
 
@@ -265,14 +271,19 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     };
     let graph = match kept {
         Some(g) => g,
-        None => {
-            let resolver = resolve::Resolver::new(&facts);
-            tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
-            let g = resolver.into_graph();
-            if opts.use_cache {
-                cache::store_graph(root, &digest, &g, stats.lines)?;
-            }
+        None if opts.use_cache => {
+            // Only what the changes can reach is resolved again.
+            let old = cache::load_state(root);
+            tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
+            let (g, state, reuse) = incremental::resolve(&facts, &keys, old.as_ref());
+            stats.resolved = reuse.pass2_redone;
+            cache::store_graph(root, &digest, &g, stats.lines)?;
+            cache::store_state(root, &state)?;
             g
+        }
+        None => {
+            stats.resolved = facts.len();
+            resolve::Resolver::new(&facts).into_graph()
         }
     };
     tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
