@@ -14,6 +14,24 @@ pub const CACHE_DIR: &str = ".codecanvas/cache";
 /// Bumped whenever the facts or the queries change shape, so that old entries are not read.
 pub(crate) const FORMAT: &str = "easel-code-facts-10";
 const FILE: &str = "facts.bin";
+/// The stamps alone, so that a build with nothing changed reads neither the facts nor the state.
+const STAMPS_FILE: &str = "stamps.bin";
+
+/// Path → (size and modification time, content key) of the last run, from `stamps.bin`.
+pub(crate) type Stamps = HashMap<String, (Stamp, [u8; 32])>;
+
+/// The stamps of the last run; none when missing, old or damaged.
+pub(crate) fn load_stamps(root: &Path) -> Option<Stamps> {
+    let bytes = std::fs::read(root.join(CACHE_DIR).join(STAMPS_FILE)).ok()?;
+    let (format, rest) = postcard::take_from_bytes::<String>(&bytes).ok()?;
+    if format != FORMAT {
+        return None;
+    }
+    let list: Vec<(String, Stamp, [u8; 32])> = postcard::from_bytes(rest).ok()?;
+    let mut map = HashMap::with_capacity(list.len());
+    map.extend(list.into_iter().map(|(p, st, k)| (p, (st, k))));
+    Some(map)
+}
 
 #[derive(Serialize, Deserialize)]
 struct Pack {
@@ -132,12 +150,18 @@ impl Cache {
             };
             entries.push((*k, bytes));
         }
-        let stamps = facts
+        let stamps: Vec<(String, Stamp, [u8; 32])> = facts
             .iter()
             .zip(keys)
             .zip(stamps)
             .filter_map(|((f, k), st)| Some((f.path.clone(), (*st)?, *k)))
             .collect();
+        let mut stamp_bytes =
+            postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+        stamp_bytes.extend(
+            postcard::to_stdvec(&stamps).map_err(|e| io(&dir, std::io::Error::other(e)))?,
+        );
+        replace_file(&dir, STAMPS_FILE, &stamp_bytes)?;
         let pack = Pack {
             format: FORMAT.to_string(),
             entries,

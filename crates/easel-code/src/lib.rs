@@ -142,16 +142,6 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         files = files.len(),
         "discovered"
     );
-    let cache = if opts.use_cache {
-        cache::Cache::load(root)
-    } else {
-        cache::Cache::default()
-    };
-    tracing::debug!(
-        ms = start.elapsed().as_millis(),
-        entries = cache.len(),
-        "cache loaded"
-    );
     let total = files.len();
     let settled = std::time::SystemTime::now()
         .checked_sub(std::time::Duration::from_secs(2))
@@ -159,8 +149,13 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     // Fast path: every file settled and stamped as last time, no file added or removed, and
-    // the graph of exactly these inputs kept: nothing to read, decode or resolve.
-    if opts.use_cache && cache.len() == total && total > 0 {
+    // the graph of exactly these inputs kept: nothing to read, decode or resolve, and only the
+    // stamps and the graph are loaded (a hook may call this on every tool call of an agent).
+    if opts.use_cache
+        && total > 0
+        && let Some(stamps) = cache::load_stamps(root)
+        && stamps.len() == total
+    {
         let keys: Option<Vec<[u8; 32]>> = files
             .par_iter()
             .map(|(rel, _)| {
@@ -169,7 +164,10 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                 if !st.older_than(settled) {
                     return None;
                 }
-                cache.key_for(rel, st)
+                match stamps.get(rel) {
+                    Some((old, k)) if *old == st => Some(*k),
+                    _ => None,
+                }
             })
             .collect();
         if let Some(keys) = keys {
@@ -192,6 +190,16 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             }
         }
     }
+    let cache = if opts.use_cache {
+        cache::Cache::load(root)
+    } else {
+        cache::Cache::default()
+    };
+    tracing::debug!(
+        ms = start.elapsed().as_millis(),
+        entries = cache.len(),
+        "cache loaded"
+    );
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Loaded, String>> = files
         .par_iter()
