@@ -34,7 +34,9 @@ pub fn stdout_failed(e: &std::io::Error) -> ! {
         std::process::exit(0);
     }
     eprintln!("error: cannot write the output: {e}");
-    eprintln!("hint: check where stdout goes (a full disk, a closed file) and run the command again");
+    eprintln!(
+        "hint: check where stdout goes (a full disk, a closed file) and run the command again"
+    );
     std::process::exit(easel_vault::ErrorKind::Failure.exit_code());
 }
 
@@ -67,7 +69,10 @@ impl Output {
             let mut text = serde_json::to_string_pretty(value)?;
             text.push('\n');
             let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+            if let Err(e) = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
                 stdout_failed(&e);
             }
         } else {

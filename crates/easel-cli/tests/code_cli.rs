@@ -187,7 +187,10 @@ fn a_closed_stdout_pipe_ends_quietly() {
     // reader goes away.
     let mut src = String::new();
     for i in 0..3000 {
-        src.push_str(&format!("def function_number_{i}():\n    function_number_{}()\n\n", i + 1));
+        src.push_str(&format!(
+            "def function_number_{i}():\n    function_number_{}()\n\n",
+            i + 1
+        ));
     }
     std::fs::write(dir.path().join("big.py"), src).unwrap();
     for args in [&["code", "graph"][..], &["--json", "code", "graph"][..]] {

@@ -158,9 +158,8 @@ impl Cache {
             .collect();
         let mut stamp_bytes =
             postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-        stamp_bytes.extend(
-            postcard::to_stdvec(&stamps).map_err(|e| io(&dir, std::io::Error::other(e)))?,
-        );
+        stamp_bytes
+            .extend(postcard::to_stdvec(&stamps).map_err(|e| io(&dir, std::io::Error::other(e)))?);
         replace_file(&dir, STAMPS_FILE, &stamp_bytes)?;
         let pack = Pack {
             format: FORMAT.to_string(),
@@ -248,8 +247,7 @@ pub(crate) fn store_state(root: &Path, state: &crate::incremental::State) -> Res
         source: e,
     };
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
-    let mut bytes =
-        postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+    let mut bytes = postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
     let body = postcard::to_stdvec(state).map_err(|e| io(&dir, std::io::Error::other(e)))?;
     bytes.extend_from_slice(&body);
     replace_file(&dir, STATE_FILE, &bytes)

@@ -240,10 +240,14 @@ pub(crate) fn resolve(
             }
             let new = sig(&new_paths, v);
             let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
-            let old = old_state.map(|s| sig(&p.old.paths, &s.pass1)).unwrap_or_default();
+            let old = old_state
+                .map(|s| sig(&p.old.paths, &s.pass1))
+                .unwrap_or_default();
             // Who calls what, and where: the sites themselves, not only the targets.
             let same_sites = p.same[fi].is_some()
-                && old_state.is_some_and(|s| pass1_stable(&p.old.paths, &s.pass1) == pass1_stable(&new_paths, v));
+                && old_state.is_some_and(|s| {
+                    pass1_stable(&p.old.paths, &s.pass1) == pass1_stable(&new_paths, v)
+                });
             if !same_sites {
                 more.extend(old);
                 more.extend(new);

@@ -349,11 +349,7 @@ impl<'a> Resolver<'a> {
                             .push(rf);
                     }
                     DefKind::Func if f.lang == Lang::Ruby && def.parent.is_none() => {
-                        r.ruby_top
-                            .map
-                            .entry(def.name.clone())
-                            .or_default()
-                            .push(rf);
+                        r.ruby_top.map.entry(def.name.clone()).or_default().push(rf);
                     }
                     DefKind::Func
                         if matches!(f.lang, Lang::C | Lang::Cpp)
@@ -379,7 +375,9 @@ impl<'a> Resolver<'a> {
                 rest = head;
             }
         }
-        r.py_packages.map.extend(packages.into_iter().map(|p| (p, ())));
+        r.py_packages
+            .map
+            .extend(packages.into_iter().map(|p| (p, ())));
         r
     }
 
@@ -2181,11 +2179,11 @@ impl<'a> Resolver<'a> {
                         continue;
                     };
                     for (r, _) in t {
-                        self.callers
-                            .map
-                            .entry(*r)
-                            .or_default()
-                            .push((fi as FileId, ci as u32, false));
+                        self.callers.map.entry(*r).or_default().push((
+                            fi as FileId,
+                            ci as u32,
+                            false,
+                        ));
                     }
                 }
             }
@@ -2198,7 +2196,6 @@ impl<'a> Resolver<'a> {
     pub(crate) fn file_pass2(&self, fi: FileId, first: &[Pass1]) -> (FileEdges, Vec<Dep>) {
         tracked(|| self.file_edges(fi, first))
     }
-
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {

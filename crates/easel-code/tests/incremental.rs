@@ -52,12 +52,28 @@ fn python(items: &[Item]) -> String {
                 n(y),
                 n(z)
             ),
-            6 => format!("class {}:\n    def {}(self):\n        return {}()\n", c(x), n(y), n(z)),
+            6 => format!(
+                "class {}:\n    def {}(self):\n        return {}()\n",
+                c(x),
+                n(y),
+                n(z)
+            ),
             7 => format!("{} = {}\n", n(x), n(y)),
             8 => format!("{}().{}()\n", c(x), n(y)),
-            9 => format!("def {}(g):\n    return g\n\n@{}\ndef {}():\n    pass\n", n(x), n(x), n(y)),
+            9 => format!(
+                "def {}(g):\n    return g\n\n@{}\ndef {}():\n    pass\n",
+                n(x),
+                n(x),
+                n(y)
+            ),
             10 => format!("from {} import *\n", m(x)),
-            _ => format!("def {}():\n    return {}()\n{}().{}()\n", n(x), c(y), n(x), n(z)),
+            _ => format!(
+                "def {}():\n    return {}()\n{}().{}()\n",
+                n(x),
+                c(y),
+                n(x),
+                n(z)
+            ),
         };
         out.push_str(&s);
     }
@@ -71,7 +87,11 @@ fn javascript(items: &[Item]) -> String {
     for it in items {
         let s = match it.kind % 4 {
             0 => format!("import {{ {} }} from '{}';\n", n(it.x), m(it.y)),
-            1 => format!("export function {}() {{ return {}(); }}\n", n(it.x), n(it.y)),
+            1 => format!(
+                "export function {}() {{ return {}(); }}\n",
+                n(it.x),
+                n(it.y)
+            ),
             2 => format!("{}();\n", n(it.x)),
             _ => format!("export const {} = () => {}();\n", n(it.x), n(it.y)),
         };
@@ -148,27 +168,42 @@ fn an_edit_inside_a_function_resolves_only_its_file() {
     let root = dir.path();
     let mut files = Vec::new();
     for i in 0..20 {
-        let text = format!(
-            "from lib import helper\n\ndef f{i}():\n    helper()\n    return {i}\n"
-        );
+        let text = format!("from lib import helper\n\ndef f{i}():\n    helper()\n    return {i}\n");
         files.push((format!("m{i}.py"), text));
     }
     files.push(("lib.py".into(), "def helper():\n    pass\n".into()));
     for (p, t) in &files {
         apply(root, p, Some(t));
     }
-    let cached = BuildOptions { use_cache: true, progress: None };
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
     let first = build(root, &cached).unwrap();
     assert_eq!(first.stats.resolved, 21);
-    apply(root, "m3.py", Some("from lib import helper\n\ndef f3():\n    helper()\n    return 33\n"));
+    apply(
+        root,
+        "m3.py",
+        Some("from lib import helper\n\ndef f3():\n    helper()\n    return 33\n"),
+    );
     let second = build(root, &cached).unwrap();
     assert_eq!(second.stats.resolved, 1);
-    assert_eq!(second.graph, build(root, &BuildOptions::default()).unwrap().graph);
+    assert_eq!(
+        second.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
     // A new definition in the imported module can change what every importer calls.
-    apply(root, "lib.py", Some("def helper():\n    pass\n\ndef other():\n    pass\n"));
+    apply(
+        root,
+        "lib.py",
+        Some("def helper():\n    pass\n\ndef other():\n    pass\n"),
+    );
     let third = build(root, &cached).unwrap();
     assert!(third.stats.resolved > 1, "{:?}", third.stats);
-    assert_eq!(third.graph, build(root, &BuildOptions::default()).unwrap().graph);
+    assert_eq!(
+        third.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
 }
 
 /// A file that appears makes lookups that found nothing before find it; one that goes away
@@ -177,8 +212,15 @@ fn an_edit_inside_a_function_resolves_only_its_file() {
 fn added_and_deleted_files_change_what_others_call() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let cached = BuildOptions { use_cache: true, progress: None };
-    apply(root, "main.py", Some("from lib import helper\n\ndef run():\n    helper()\n"));
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    apply(
+        root,
+        "main.py",
+        Some("from lib import helper\n\ndef run():\n    helper()\n"),
+    );
     apply(root, "other.py", Some("def untouched():\n    pass\n"));
     let before = build(root, &cached).unwrap();
     assert!(before.graph.call_pairs().is_empty());
@@ -192,9 +234,15 @@ fn added_and_deleted_files_change_what_others_call() {
         "{:?}",
         added.graph.call_pairs()
     );
-    assert_eq!(added.graph, build(root, &BuildOptions::default()).unwrap().graph);
+    assert_eq!(
+        added.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
     apply(root, "lib.py", None);
     let deleted = build(root, &cached).unwrap();
     assert!(deleted.graph.call_pairs().is_empty());
-    assert_eq!(deleted.graph, build(root, &BuildOptions::default()).unwrap().graph);
+    assert_eq!(
+        deleted.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
 }

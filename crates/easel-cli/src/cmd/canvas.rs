@@ -43,7 +43,10 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             out.emit(&r, |r| {
                 outln!(
                     "{}  rev {}  ({} nodes, {} edges)",
-                    r.path, r.rev, r.node_count, r.edge_count
+                    r.path,
+                    r.rev,
+                    r.node_count,
+                    r.edge_count
                 );
                 for n in &r.nodes {
                     outln!("  node {}", describe_node(n));

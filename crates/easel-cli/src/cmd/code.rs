@@ -147,15 +147,24 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
     out.emit(&r, |r| {
         outln!(
             "parsed {} files ({} lines; {} from cache) in {} ms",
-            r.stats.files, r.stats.lines, r.stats.cached, r.stats.millis
+            r.stats.files,
+            r.stats.lines,
+            r.stats.cached,
+            r.stats.millis
         );
         outln!(
             "{} modules, {} classes, {} functions",
-            r.nodes.modules, r.nodes.classes, r.nodes.functions
+            r.nodes.modules,
+            r.nodes.classes,
+            r.nodes.functions
         );
         outln!(
             "{} calls, {} imports, {} inherits; {} calls unresolved, {} to builtins",
-            r.edges.call, r.edges.import, r.edges.inherits, r.unresolved, r.builtin_calls
+            r.edges.call,
+            r.edges.import,
+            r.edges.inherits,
+            r.unresolved,
+            r.builtin_calls
         );
         for p in &r.problems {
             outln!("skipped {p}");
@@ -184,7 +193,10 @@ fn print_impact(i: &easel_code::Impact) {
     );
     outln!(
         "{} callers, {} callees; blast radius {} nodes within {} hops",
-        i.counts.callers, i.counts.callees, i.counts.blast_radius, i.depth
+        i.counts.callers,
+        i.counts.callees,
+        i.counts.blast_radius,
+        i.depth
     );
     let list = |title: &str, ns: &[easel_code::Neighbor]| {
         if ns.is_empty() {
@@ -194,7 +206,10 @@ fn print_impact(i: &easel_code::Impact) {
         for n in ns {
             outln!(
                 "  {} ({}:{}) ×{}",
-                n.qualname, n.file, n.start_line, n.calls
+                n.qualname,
+                n.file,
+                n.start_line,
+                n.calls
             );
         }
     };

@@ -14,7 +14,12 @@ pub fn list(vault: &Vault, out: &Output, limit: usize) -> anyhow::Result<()> {
             let undone = if e.is_undo() { " (undo)" } else { "" };
             outln!(
                 "{}  {}  {:<10} {:<18} {}{}",
-                e.id, e.time, e.actor, e.op, e.summary, undone
+                e.id,
+                e.time,
+                e.actor,
+                e.op,
+                e.summary,
+                undone
             );
         }
     })
