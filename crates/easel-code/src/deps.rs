@@ -219,8 +219,9 @@ impl<K: Hash + Eq + DepKey, V> Table<K, V> {
         K: std::borrow::Borrow<Q>,
         Q: Hash + Eq + DepKey + ?Sized,
     {
-        record(k.dep(self.tag));
-        if let Dep::RefKey(_, r) = k.dep(self.tag) {
+        let d = k.dep(self.tag);
+        record(d);
+        if let Dep::RefKey(_, r) = d {
             // Definition indices are only meaningful with the file they index.
             record(Dep::File(r.file));
         }

@@ -115,9 +115,9 @@ pub(crate) struct Resolver<'a> {
     callers: Table<Ref, Vec<(FileId, u32, bool)>>,
     /// Whether parameters take the values of the arguments at their call sites (second pass).
     param_flow: bool,
-    param_memo: std::sync::RwLock<HashMap<(Ref, u32), Memo<Vec<Val>>>>,
-    mro_memo: std::sync::RwLock<HashMap<Ref, Memo<Vec<Ref>>>>,
-    parts_memo: std::sync::RwLock<HashMap<Ref, Memo<Vec<Ref>>>>,
+    param_memo: MemoTable<(Ref, u32), Vec<Val>>,
+    mro_memo: MemoTable<Ref, Vec<Ref>>,
+    parts_memo: MemoTable<Ref, Vec<Ref>>,
     /// Ruby methods defined at the top level of a file, by name.
     ruby_top: Table<String, Vec<Ref>>,
     /// Files each import brings in, per file and import, and what working them out read.
@@ -128,6 +128,9 @@ pub(crate) struct Resolver<'a> {
 
 /// A memoized value and what computing it read.
 type Memo<T> = (T, std::sync::Arc<[Dep]>);
+
+/// Memoized values shared by the resolver's threads.
+type MemoTable<K, T> = std::sync::RwLock<HashMap<K, Memo<T>>>;
 
 /// One file's import targets (per import) and what working them out read.
 pub(crate) type ImportTargets = (Vec<Vec<FileId>>, Vec<Dep>);
@@ -1469,6 +1472,12 @@ impl<'a> Resolver<'a> {
             }
             // A JavaScript object literal's properties are its elements.
             Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
+            // `f.call(x)` on a Ruby lambda runs it with the same arguments.
+            Val::Func(r)
+                if name == "call" && self.lang(r.file) == Lang::Ruby && self.def(*r).is_lambda =>
+            {
+                vec![v.clone()]
+            }
             Val::Func(_) | Val::Bound(_) | Val::Lit(..) | Val::Gen(_) => Vec::new(),
         }
     }
