@@ -5,6 +5,8 @@
 # re-init with nothing changed, re-init after one file changed, and peak memory.
 #
 # Usage: scripts/bench-code.sh [WORKDIR]    (default: a fresh folder under /tmp)
+#   CORPORA="flask all"   measure only these corpora (default: all six)
+#   EASEL=path/to/easel   measure this binary instead of building the release one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,8 +15,11 @@ CRATE=${CRATE:-syn@2.0.110}
 WORK=${1:-$(mktemp -d /tmp/easel-code-bench.XXXXXX)}
 mkdir -p "$WORK/src"
 
-cargo build --release -q -p easel-cli
-EASEL="$PWD/target/release/easel"
+CORPORA=${CORPORA:-flask requests npm crate all django}
+if [ -z "${EASEL:-}" ]; then
+  cargo build --release -q -p easel-cli
+  EASEL="${CARGO_TARGET_DIR:-$PWD/target}/release/easel"
+fi
 
 fetch() {
   cd "$WORK/src"
@@ -23,7 +28,7 @@ fetch() {
     for f in "$WORK"/dl/*.tar.gz; do tar xzf "$f"; done
     mv flask-*/ flask && mv requests-*/ requests
   fi
-  if [ ! -d django ]; then
+  if [ ! -d django ] && [[ " $CORPORA " == *" django "* ]]; then
     pip download -q --no-binary :all: --no-deps -d "$WORK/dl-django" django >/dev/null
     tar xzf "$WORK"/dl-django/*.tar.gz && mv django-*/ django
   fi
@@ -83,7 +88,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| corpus | files | lines | cold init | cold CPU | warm re-init | one file changed | peak memory (cold) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
-for c in flask requests npm crate all django; do
+for c in $CORPORA; do
   dir="$WORK/src/$c"
   read -r cold_ms cold_mb cold_cpu < <(median3 cold "$dir")
   stats=$("$EASEL" --json code init "$dir")

@@ -1,11 +1,13 @@
 //! `easel`: the command line over Easel's libraries. Each command parses its arguments,
 //! calls one library function and prints the result; no logic lives here.
 
+// First, so that its `outln!` and `out!` are visible in every module below.
+#[macro_use]
+mod output;
 mod cli;
 mod cmd;
 mod failure;
 mod input;
-mod output;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -20,6 +22,8 @@ fn main() -> ExitCode {
     init_tracing();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout went away (`| head`): it has what it wanted.
+        Err(e) if output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => Failure::from_anyhow(&e).report(),
     }
 }

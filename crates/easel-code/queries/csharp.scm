@@ -49,3 +49,10 @@
 
 (return_statement (_) @return.value) @return
 (constructor_initializer) @call
+
+; A lambda bound to a variable is a function of that name; any other lambda is a scope of its
+; own, whose calls belong to the enclosing method.
+(variable_declarator
+  name: (identifier) @lambda.name
+  (lambda_expression) @lambda)
+(lambda_expression) @scope

@@ -45,3 +45,6 @@
 (range_clause left: (_) @bind)
 
 (return_statement (expression_list . (_) @return.value)) @return
+
+; A function literal is a scope of its own: its parameters are not the enclosing function's.
+(func_literal) @scope

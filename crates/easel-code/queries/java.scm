@@ -50,3 +50,10 @@
 
 (return_statement (_) @return.value) @return
 (explicit_constructor_invocation) @call
+
+; A lambda bound to a variable is a function of that name; any other lambda is a scope of its
+; own, whose calls belong to the enclosing method.
+(variable_declarator
+  name: (identifier) @lambda.name
+  value: (lambda_expression) @lambda)
+(lambda_expression) @scope

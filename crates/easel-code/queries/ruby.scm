@@ -42,3 +42,6 @@
 (program (identifier) @call.maybe)
 (argument_list (identifier) @call.maybe)
 (call receiver: (identifier) @call.maybe)
+
+; A lambda is a scope of its own: its parameters are not the enclosing method's.
+(lambda) @scope

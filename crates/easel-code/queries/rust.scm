@@ -42,3 +42,6 @@
 
 ; `mod name;` brings in the file of that module.
 (mod_item name: (identifier) !body) @import
+
+; A closure is a scope of its own: its parameters are not the enclosing function's.
+(closure_expression) @scope

@@ -12,8 +12,26 @@ use std::path::Path;
 /// Where the cache lives, relative to the repository root.
 pub const CACHE_DIR: &str = ".codecanvas/cache";
 /// Bumped whenever the facts or the queries change shape, so that old entries are not read.
-pub(crate) const FORMAT: &str = "easel-code-facts-9";
+pub(crate) const FORMAT: &str = "easel-code-facts-10";
 const FILE: &str = "facts.bin";
+/// The stamps alone, so that a build with nothing changed reads neither the facts nor the state.
+const STAMPS_FILE: &str = "stamps.bin";
+
+/// Path → (size and modification time, content key) of the last run, from `stamps.bin`.
+pub(crate) type Stamps = HashMap<String, (Stamp, [u8; 32])>;
+
+/// The stamps of the last run; none when missing, old or damaged.
+pub(crate) fn load_stamps(root: &Path) -> Option<Stamps> {
+    let bytes = std::fs::read(root.join(CACHE_DIR).join(STAMPS_FILE)).ok()?;
+    let (format, rest) = postcard::take_from_bytes::<String>(&bytes).ok()?;
+    if format != FORMAT {
+        return None;
+    }
+    let list: Vec<(String, Stamp, [u8; 32])> = postcard::from_bytes(rest).ok()?;
+    let mut map = HashMap::with_capacity(list.len());
+    map.extend(list.into_iter().map(|(p, st, k)| (p, (st, k))));
+    Some(map)
+}
 
 #[derive(Serialize, Deserialize)]
 struct Pack {
@@ -132,12 +150,17 @@ impl Cache {
             };
             entries.push((*k, bytes));
         }
-        let stamps = facts
+        let stamps: Vec<(String, Stamp, [u8; 32])> = facts
             .iter()
             .zip(keys)
             .zip(stamps)
             .filter_map(|((f, k), st)| Some((f.path.clone(), (*st)?, *k)))
             .collect();
+        let mut stamp_bytes =
+            postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+        stamp_bytes
+            .extend(postcard::to_stdvec(&stamps).map_err(|e| io(&dir, std::io::Error::other(e)))?);
+        replace_file(&dir, STAMPS_FILE, &stamp_bytes)?;
         let pack = Pack {
             format: FORMAT.to_string(),
             entries,
@@ -197,6 +220,39 @@ pub(crate) fn store_graph(
     let bytes = postcard::to_stdvec(&kept).map_err(|e| io(&dir, std::io::Error::other(e)))?;
     replace_file(&dir, GRAPH_FILE, &bytes)
 }
+const STATE_FILE: &str = "resolve.bin";
+
+/// The resolution state of the last build, for an incremental build; a missing, old or
+/// damaged state is none (the build then resolves everything).
+pub(crate) fn load_state(root: &Path) -> Option<crate::incremental::State> {
+    let bytes = std::fs::read(root.join(CACHE_DIR).join(STATE_FILE)).ok()?;
+    let (format, rest) = postcard::take_from_bytes::<String>(&bytes).ok()?;
+    if format != FORMAT {
+        return None;
+    }
+    match postcard::from_bytes(rest) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            tracing::warn!("ignoring the damaged resolution state: {e}");
+            None
+        }
+    }
+}
+
+/// Keeps the resolution state for the next build.
+pub(crate) fn store_state(root: &Path, state: &crate::incremental::State) -> Result<(), CodeError> {
+    let dir = root.join(CACHE_DIR);
+    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let mut bytes = postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+    let body = postcard::to_stdvec(state).map_err(|e| io(&dir, std::io::Error::other(e)))?;
+    bytes.extend_from_slice(&body);
+    replace_file(&dir, STATE_FILE, &bytes)
+}
+
 /// Replaces `dir/name` with `bytes` through a temporary file and a rename, so a reader (or a
 /// crash) never sees half a cache.
 fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), CodeError> {

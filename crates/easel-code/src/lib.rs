@@ -20,10 +20,13 @@
 //! # Ok(()) }
 //! ```
 
+mod builtins;
 mod cache;
+mod deps;
 mod error;
 mod extract;
 mod impact;
+mod incremental;
 mod lang;
 mod model;
 mod resolve;
@@ -71,6 +74,9 @@ pub struct BuildStats {
     pub cached: usize,
     pub lines: u64,
     pub skipped: usize,
+    /// Files whose calls were resolved in this build; with the cache, the others' edges were
+    /// still valid and kept from the last build.
+    pub resolved: usize,
     pub millis: u128,
 }
 
@@ -141,16 +147,6 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         files = files.len(),
         "discovered"
     );
-    let cache = if opts.use_cache {
-        cache::Cache::load(root)
-    } else {
-        cache::Cache::default()
-    };
-    tracing::debug!(
-        ms = start.elapsed().as_millis(),
-        entries = cache.len(),
-        "cache loaded"
-    );
     let total = files.len();
     let settled = std::time::SystemTime::now()
         .checked_sub(std::time::Duration::from_secs(2))
@@ -158,8 +154,13 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     // Fast path: every file settled and stamped as last time, no file added or removed, and
-    // the graph of exactly these inputs kept: nothing to read, decode or resolve.
-    if opts.use_cache && cache.len() == total && total > 0 {
+    // the graph of exactly these inputs kept: nothing to read, decode or resolve, and only the
+    // stamps and the graph are loaded (a hook may call this on every tool call of an agent).
+    if opts.use_cache
+        && total > 0
+        && let Some(stamps) = cache::load_stamps(root)
+        && stamps.len() == total
+    {
         let keys: Option<Vec<[u8; 32]>> = files
             .par_iter()
             .map(|(rel, _)| {
@@ -168,7 +169,10 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                 if !st.older_than(settled) {
                     return None;
                 }
-                cache.key_for(rel, st)
+                match stamps.get(rel) {
+                    Some((old, k)) if *old == st => Some(*k),
+                    _ => None,
+                }
             })
             .collect();
         if let Some(keys) = keys {
@@ -191,6 +195,16 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             }
         }
     }
+    let cache = if opts.use_cache {
+        cache::Cache::load(root)
+    } else {
+        cache::Cache::default()
+    };
+    tracing::debug!(
+        ms = start.elapsed().as_millis(),
+        entries = cache.len(),
+        "cache loaded"
+    );
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<Result<Loaded, String>> = files
         .par_iter()
@@ -270,14 +284,19 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     };
     let graph = match kept {
         Some(g) => g,
-        None => {
-            let resolver = resolve::Resolver::new(&facts);
-            tracing::debug!(ms = start.elapsed().as_millis(), "indexed");
-            let g = resolver.into_graph();
-            if opts.use_cache {
-                cache::store_graph(root, &digest, &g, stats.lines)?;
-            }
+        None if opts.use_cache => {
+            // Only what the changes can reach is resolved again.
+            let old = cache::load_state(root);
+            tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
+            let (g, state, reuse) = incremental::resolve(&facts, &keys, old.as_ref());
+            stats.resolved = reuse.pass2_redone;
+            cache::store_graph(root, &digest, &g, stats.lines)?;
+            cache::store_state(root, &state)?;
             g
+        }
+        None => {
+            stats.resolved = facts.len();
+            resolve::Resolver::new(&facts).into_graph()
         }
     };
     tracing::debug!(ms = start.elapsed().as_millis(), "resolved");

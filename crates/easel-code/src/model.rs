@@ -54,7 +54,8 @@ pub struct Edge {
     pub kind: EdgeKind,
 }
 
-/// A call whose target cannot be known statically; kept with the callee as written.
+/// A call whose target cannot be known statically, or (in [`Graph::builtin_calls`]) a call to
+/// the language's builtins or standard library; kept with the callee as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unresolved {
     /// The calling node (a function, or the module for top-level code).
@@ -65,11 +66,16 @@ pub struct Unresolved {
 }
 
 /// The whole graph of a repository.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Graph {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     pub unresolved: Vec<Unresolved>,
+    /// Calls to the language's builtins and standard library (`len`, `console.log`,
+    /// `append`, `println!`) whose name the calling file does not bind itself: not gaps in the
+    /// graph, so not in `unresolved`, but kept so that nothing the code calls is hidden.
+    #[serde(default)]
+    pub builtin_calls: Vec<Unresolved>,
 }
 
 impl Graph {

@@ -7,29 +7,28 @@
 //! values and decorators. When any step is unknown (a parameter, a loop variable, a library)
 //! the call stays unresolved with the callee as written: nothing is guessed.
 
+use crate::deps::{
+    Dep, DepKey, FileId, Ref, Table, Tracked, TrackedSlice, merge, record, tag, tracked,
+    tracked_merged,
+};
 use crate::extract::{DefKind, FileFacts, ImportKind, Seg};
 use crate::lang::Lang;
 use crate::model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use rayon::prelude::*;
 
-type FileId = u32;
+/// One file's edges (all but CONTAINS), unresolved calls and builtin calls.
+pub(crate) type FileEdges = (Vec<Edge>, Vec<Unresolved>, Vec<Unresolved>);
 
 /// The outcome of the first pass for one call site.
-#[derive(Clone)]
-enum Pass1 {
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Pass1 {
     Resolved(Vec<(Ref, bool)>),
     Unresolved,
     /// Unresolved, but a parameter was involved: the second pass tries again.
     Retry,
 }
 type DefId = u32;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Ref {
-    file: FileId,
-    def: DefId,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Val {
@@ -88,41 +87,56 @@ struct FileIndex {
 }
 
 /// Everything the resolver reads, shared by all threads.
+///
+/// Every read of a file's facts and every probe of a global table is noted (see
+/// [`crate::deps`]), so that an incremental build can tell which results an edit can change.
 pub(crate) struct Resolver<'a> {
-    files: &'a [FileFacts],
-    idx: Vec<FileIndex>,
+    files: TrackedSlice<'a, FileFacts>,
+    idx: Tracked<FileIndex>,
     /// Python dotted module name → files.
-    py_modules: HashMap<String, Vec<FileId>>,
+    py_modules: Table<String, Vec<FileId>>,
     /// Path (relative, `/`) → file.
-    by_path: HashMap<&'a str, FileId>,
+    by_path: Table<&'a str, FileId>,
     /// Folder → files in it.
-    by_dir: HashMap<&'a str, Vec<FileId>>,
+    by_dir: Table<&'a str, Vec<FileId>>,
     /// Rust module path (`crate::a::b`) → files.
-    rust_modules: HashMap<String, Vec<FileId>>,
+    rust_modules: Table<String, Vec<FileId>>,
     /// Language family → class name → classes (for languages whose classes are global).
-    global_classes: HashMap<(u8, String), Vec<Ref>>,
+    global_classes: Table<(u8, String), Vec<Ref>>,
     /// C and C++ top-level functions by name.
-    global_funcs: HashMap<String, Vec<Ref>>,
+    global_funcs: Table<String, Vec<Ref>>,
     /// Java package / C# namespace → files.
-    packages: HashMap<String, Vec<FileId>>,
+    packages: Table<String, Vec<FileId>>,
     /// Node ids of definitions, per file.
-    def_ids: Vec<Vec<String>>,
+    def_ids: Tracked<Vec<String>>,
     /// Class → classes that name it as a base.
-    subclasses: HashMap<Ref, Vec<Ref>>,
+    subclasses: Table<Ref, Vec<Ref>>,
     /// Function → the call sites that reach it (file, call index, first parameter bound).
-    callers: HashMap<Ref, Vec<(FileId, u32, bool)>>,
+    callers: Table<Ref, Vec<(FileId, u32, bool)>>,
     /// Whether parameters take the values of the arguments at their call sites (second pass).
     param_flow: bool,
-    param_memo: std::sync::RwLock<HashMap<(Ref, u32), Vec<Val>>>,
-    mro_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
-    parts_memo: std::sync::RwLock<HashMap<Ref, Vec<Ref>>>,
+    param_memo: MemoTable<(Ref, u32), Vec<Val>>,
+    mro_memo: MemoTable<Ref, Vec<Ref>>,
+    parts_memo: MemoTable<Ref, Vec<Ref>>,
     /// Ruby methods defined at the top level of a file, by name.
-    ruby_top: HashMap<String, Vec<Ref>>,
-    /// Files each import brings in, per file and import.
-    import_targets: Vec<Vec<Vec<FileId>>>,
+    ruby_top: Table<String, Vec<Ref>>,
+    /// Files each import brings in, per file and import, and what working them out read.
+    import_targets: Vec<Option<ImportTargets>>,
     /// Dotted names that are packages (prefixes of module names).
-    py_packages: HashSet<String>,
+    py_packages: Table<String, ()>,
 }
+
+/// A memoized value and what computing it read.
+type Memo<T> = (T, std::sync::Arc<[Dep]>);
+
+/// Memoized values shared by the resolver's threads.
+type MemoTable<K, T> = std::sync::RwLock<HashMap<K, Memo<T>>>;
+
+/// One file's import targets (per import) and what working them out read.
+pub(crate) type ImportTargets = (Vec<Vec<FileId>>, Vec<Dep>);
+
+/// One file's classes and their direct bases, and what working them out read.
+pub(crate) type FileBases = (Vec<(DefId, Vec<Ref>)>, Vec<Dep>);
 
 const MAX_DEPTH: u32 = 10;
 
@@ -253,59 +267,73 @@ fn rust_module(path: &str) -> String {
 }
 
 impl<'a> Resolver<'a> {
+    /// Resolves everything: the whole pipeline of a build without a previous state.
     pub(crate) fn new(files: &'a [FileFacts]) -> Resolver<'a> {
-        let init_dirs: HashSet<&str> = files
-            .iter()
-            .filter(|f| f.path == "__init__.py" || f.path.ends_with("/__init__.py"))
-            .map(|f| dir_of(&f.path))
+        let mut r = Resolver::index(files);
+        let bases: Vec<FileBases> = (0..files.len() as FileId)
+            .into_par_iter()
+            .map(|fi| r.file_bases(fi))
             .collect();
+        r.set_bases(&bases);
+        let imports: Vec<ImportTargets> = (0..files.len() as FileId)
+            .into_par_iter()
+            .map(|fi| r.file_imports(fi))
+            .collect();
+        r.set_imports(imports);
+        r
+    }
+
+    /// Indexes every file and builds the global tables; resolves nothing yet.
+    pub(crate) fn index(files: &'a [FileFacts]) -> Resolver<'a> {
+        let init_dirs = init_dirs(files);
         let idx: Vec<FileIndex> = files
             .par_iter()
             .map(|f| build_index(f, &init_dirs))
             .collect();
         let mut r = Resolver {
-            files,
-            idx,
-            py_modules: HashMap::new(),
-            by_path: HashMap::new(),
-            by_dir: HashMap::new(),
-            rust_modules: HashMap::new(),
-            global_classes: HashMap::new(),
-            global_funcs: HashMap::new(),
-            packages: HashMap::new(),
-            def_ids: Vec::new(),
-            subclasses: HashMap::new(),
-            callers: HashMap::new(),
+            files: TrackedSlice(files),
+            idx: Tracked(idx),
+            py_modules: Table::new(tag::PY_MODULES),
+            by_path: Table::new(tag::BY_PATH),
+            by_dir: Table::new(tag::BY_DIR),
+            rust_modules: Table::new(tag::RUST_MODULES),
+            global_classes: Table::new(tag::GLOBAL_CLASSES),
+            global_funcs: Table::new(tag::GLOBAL_FUNCS),
+            packages: Table::new(tag::PACKAGES),
+            def_ids: Tracked(Vec::new()),
+            subclasses: Table::new(tag::SUBCLASSES),
+            callers: Table::new(tag::CALLERS),
             param_flow: false,
             param_memo: std::sync::RwLock::new(HashMap::new()),
             import_targets: Vec::new(),
-            ruby_top: HashMap::new(),
+            ruby_top: Table::new(tag::RUBY_TOP),
             mro_memo: std::sync::RwLock::new(HashMap::new()),
             parts_memo: std::sync::RwLock::new(HashMap::new()),
-            py_packages: HashSet::new(),
+            py_packages: Table::new(tag::PY_PACKAGES),
         };
         for (i, f) in files.iter().enumerate() {
             let i = i as FileId;
-            r.by_path.insert(f.path.as_str(), i);
-            r.by_dir.entry(dir_of(&f.path)).or_default().push(i);
+            r.by_path.map.insert(f.path.as_str(), i);
+            r.by_dir.map.entry(dir_of(&f.path)).or_default().push(i);
             match f.lang {
                 Lang::Python => {
-                    let q = r.idx[i as usize].qualname.clone();
-                    r.py_modules.entry(q).or_default().push(i);
+                    let q = r.idx.0[i as usize].qualname.clone();
+                    r.py_modules.map.entry(q).or_default().push(i);
                     // The same file under its other names, for repos that import `src.pkg`.
                     for a in python_names(&f.path, &init_dirs).2 {
-                        r.py_modules.entry(a).or_default().push(i);
+                        r.py_modules.map.entry(a).or_default().push(i);
                     }
                 }
                 Lang::Rust => {
                     r.rust_modules
+                        .map
                         .entry(rust_module(&f.path))
                         .or_default()
                         .push(i);
                 }
                 Lang::Java | Lang::CSharp => {
                     if let Some(p) = &f.package {
-                        r.packages.entry(p.clone()).or_default().push(i);
+                        r.packages.map.entry(p.clone()).or_default().push(i);
                     }
                 }
                 _ => {}
@@ -318,69 +346,165 @@ impl<'a> Resolver<'a> {
                 match def.kind {
                     DefKind::Class => {
                         r.global_classes
+                            .map
                             .entry((family(f.lang), def.name.clone()))
                             .or_default()
                             .push(rf);
                     }
                     DefKind::Func if f.lang == Lang::Ruby && def.parent.is_none() => {
-                        r.ruby_top.entry(def.name.clone()).or_default().push(rf);
+                        r.ruby_top.map.entry(def.name.clone()).or_default().push(rf);
                     }
                     DefKind::Func
                         if matches!(f.lang, Lang::C | Lang::Cpp)
                             && def.parent.is_none()
                             && def.receiver.is_none() =>
                     {
-                        r.global_funcs.entry(def.name.clone()).or_default().push(rf);
+                        r.global_funcs
+                            .map
+                            .entry(def.name.clone())
+                            .or_default()
+                            .push(rf);
                     }
                     _ => {}
                 }
             }
         }
-        r.def_ids = files.iter().map(def_ids).collect();
-        for q in r.py_modules.keys() {
+        r.def_ids = Tracked(files.iter().map(def_ids).collect());
+        let mut packages = Vec::new();
+        for q in r.py_modules.map.keys() {
             let mut rest = q.as_str();
             while let Some((head, _)) = rest.rsplit_once('.') {
-                r.py_packages.insert(head.to_string());
+                packages.push(head.to_string());
                 rest = head;
             }
         }
-        let pairs: Vec<(Ref, Ref)> = (0..files.len())
-            .into_par_iter()
-            .flat_map_iter(|fi| {
-                let r = &r;
-                files[fi]
-                    .defs
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, d)| d.kind == DefKind::Class && d.merged_into.is_none())
-                    .flat_map(move |(d, _)| {
-                        reset_budget();
-                        let c = Ref {
-                            file: fi as FileId,
-                            def: d as DefId,
-                        };
-                        r.bases(c, 0).into_iter().map(move |b| (b, c))
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        for (b, c) in pairs {
-            r.subclasses.entry(b).or_default().push(c);
-        }
-        // Import targets do not change during resolution: compute them once.
-        let targets: Vec<Vec<Vec<FileId>>> = (0..files.len())
-            .into_par_iter()
-            .map(|fi| {
-                (0..files[fi].imports.len())
-                    .map(|ii| {
-                        reset_budget();
-                        r.import_files_uncached(fi as FileId, ii as u32, 0)
-                    })
-                    .collect()
-            })
-            .collect();
-        r.import_targets = targets;
+        r.py_packages
+            .map
+            .extend(packages.into_iter().map(|p| (p, ())));
         r
+    }
+
+    /// The table keys each file adds entries to, as stable hashes: what a change of the file
+    /// can change for lookups made from other files.
+    pub(crate) fn contributions(&self) -> Vec<Vec<u64>> {
+        let files = self.files.untracked();
+        let mut out: Vec<Vec<Dep>> = vec![Vec::new(); files.len()];
+        for (k, &f) in &self.by_path.map {
+            out[f as usize].push(self.by_path.dep_of(k));
+        }
+        for (k, fs) in &self.by_dir.map {
+            for &f in fs {
+                out[f as usize].push(self.by_dir.dep_of(k));
+            }
+        }
+        for t in [&self.py_modules, &self.rust_modules, &self.packages] {
+            for (k, fs) in &t.map {
+                for &f in fs {
+                    out[f as usize].push(t.dep_of(k));
+                }
+            }
+        }
+        for (k, rs) in &self.global_classes.map {
+            for r in rs {
+                out[r.file as usize].push(self.global_classes.dep_of(k));
+            }
+        }
+        for t in [&self.global_funcs, &self.ruby_top] {
+            for (k, rs) in &t.map {
+                for r in rs {
+                    out[r.file as usize].push(t.dep_of(k));
+                }
+            }
+        }
+        // A package name exists while any module below it does.
+        let init_dirs = init_dirs(files);
+        for (fi, f) in files.iter().enumerate() {
+            if f.lang != Lang::Python {
+                continue;
+            }
+            let mut rest = self.idx.0[fi].qualname.as_str();
+            while let Some((head, _)) = rest.rsplit_once('.') {
+                out[fi].push(head.dep(tag::PY_PACKAGES));
+                rest = head;
+            }
+            for a in python_names(&f.path, &init_dirs).2 {
+                let mut rest = a.as_str();
+                while let Some((head, _)) = rest.rsplit_once('.') {
+                    out[fi].push(head.dep(tag::PY_PACKAGES));
+                    rest = head;
+                }
+            }
+        }
+        out.iter().map(|deps| self.stable(deps)).collect()
+    }
+
+    /// Dependencies in this run's numbering as hashes that mean the same in every run.
+    pub(crate) fn stable(&self, deps: &[Dep]) -> Vec<u64> {
+        let files = self.files.untracked();
+        let mut out: Vec<u64> = deps
+            .iter()
+            .map(|d| match *d {
+                Dep::File(f) => crate::deps::file_key(&files[f as usize].path),
+                Dep::Key(h) => h,
+                Dep::RefKey(t, r) => crate::deps::ref_key(t, &files[r.file as usize].path, r.def),
+                Dep::Stable(h) => h,
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The direct bases of every class of file `fi`, and what working them out read.
+    pub(crate) fn file_bases(&self, fi: FileId) -> FileBases {
+        tracked(|| {
+            self.files.untracked()[fi as usize]
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| d.kind == DefKind::Class && d.merged_into.is_none())
+                .map(|(d, _)| {
+                    reset_budget();
+                    let c = Ref {
+                        file: fi,
+                        def: d as DefId,
+                    };
+                    (d as DefId, self.bases(c, 0))
+                })
+                .collect()
+        })
+    }
+
+    /// Fills the subclass table from the bases of every file (in file order).
+    pub(crate) fn set_bases(&mut self, all: &[FileBases]) {
+        for (fi, (classes, _)) in all.iter().enumerate() {
+            for (d, bases) in classes {
+                let c = Ref {
+                    file: fi as FileId,
+                    def: *d,
+                };
+                for b in bases {
+                    self.subclasses.map.entry(*b).or_default().push(c);
+                }
+            }
+        }
+    }
+
+    /// The files each import of file `fi` brings in, and what working them out read.
+    pub(crate) fn file_imports(&self, fi: FileId) -> ImportTargets {
+        tracked(|| {
+            (0..self.files.untracked()[fi as usize].imports.len())
+                .map(|ii| {
+                    reset_budget();
+                    self.import_files_uncached(fi, ii as u32, 0)
+                })
+                .collect()
+        })
+    }
+
+    /// Import targets do not change during resolution: they are worked out once.
+    pub(crate) fn set_imports(&mut self, all: Vec<ImportTargets>) {
+        self.import_targets = all.into_iter().map(Some).collect();
     }
 
     fn def(&self, r: Ref) -> &crate::extract::Def {
@@ -399,12 +523,14 @@ impl<'a> Resolver<'a> {
         self.def_ids[r.file as usize][r.def as usize].clone()
     }
 
-    /// Nodes and CONTAINS edges.
-    pub(crate) fn nodes(&self) -> (Vec<Node>, Vec<Edge>) {
+    /// The nodes of file `fi` and their CONTAINS edges: a function of the file alone.
+    pub(crate) fn file_nodes(&self, fi: FileId) -> (Vec<Node>, Vec<Edge>) {
         let mut nodes = Vec::new();
         let mut edges = Vec::new();
-        for (fi, f) in self.files.iter().enumerate() {
-            let ix = &self.idx[fi];
+        {
+            let fi = fi as usize;
+            let f = &self.files.untracked()[fi];
+            let ix = &self.idx.untracked()[fi];
             let mid = self.module_id(fi as FileId);
             nodes.push(Node {
                 id: mid.clone(),
@@ -495,10 +621,11 @@ impl<'a> Resolver<'a> {
     }
 
     /// All edges but CONTAINS, and the unresolved calls, for one file.
-    fn file_edges(&self, fi: FileId, first: &[Pass1]) -> (Vec<Edge>, Vec<Unresolved>) {
+    fn file_edges(&self, fi: FileId, first: &[Pass1]) -> FileEdges {
         let f = &self.files[fi as usize];
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
+        let mut builtin_calls = Vec::new();
         let mid = self.module_id(fi);
         // Imports.
         for (ii, _) in f.imports.iter().enumerate() {
@@ -548,11 +675,18 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 None if call.maybe => {}
-                None => unresolved.push(Unresolved {
-                    from: caller.clone(),
-                    name: call.text.clone(),
-                    line: call.line,
-                }),
+                None => {
+                    let u = Unresolved {
+                        from: caller.clone(),
+                        name: call.text.clone(),
+                        line: call.line,
+                    };
+                    if self.calls_builtin(fi, call) {
+                        builtin_calls.push(u);
+                    } else {
+                        unresolved.push(u);
+                    }
+                }
             }
         }
         // Every edge and unresolved call starts in this file, so duplicates are local.
@@ -560,7 +694,32 @@ impl<'a> Resolver<'a> {
         edges.retain(|e| seen.insert((e.from.clone(), e.to.clone(), e.kind)));
         let mut seen_u = HashSet::new();
         unresolved.retain(|u| seen_u.insert((u.from.clone(), u.name.clone())));
-        (edges, unresolved)
+        let mut seen_b = HashSet::new();
+        builtin_calls.retain(|u| seen_b.insert((u.from.clone(), u.name.clone())));
+        (edges, unresolved, builtin_calls)
+    }
+
+    /// Whether an unresolved call names a builtin of the language that the file does not
+    /// shadow: a binding of the name in any enclosing scope (a local function, an import, a
+    /// parameter) means the call is to that, whatever it is.
+    fn calls_builtin(&self, fi: FileId, call: &crate::extract::CallSite) -> bool {
+        let Some(Seg::Name(head)) = call.callee.first() else {
+            return false;
+        };
+        let lang = self.lang(fi);
+        if !crate::builtins::is_builtin(lang, head, call.text.ends_with('!')) {
+            return false;
+        }
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let mut cur = call.scope;
+        while let Some(d) = cur {
+            if ix.bindings.contains_key(&(Some(d), head.clone())) {
+                return false;
+            }
+            cur = f.defs[d as usize].parent;
+        }
+        !ix.bindings.contains_key(&(None, head.clone()))
     }
 
     /// The node that makes a call in this scope: the innermost function, else the module.
@@ -1034,10 +1193,19 @@ impl<'a> Resolver<'a> {
             return Vec::new();
         }
         if let Ok(m) = self.param_memo.read()
-            && let Some(v) = m.get(&(f, i))
+            && let Some((v, deps)) = m.get(&(f, i))
         {
+            merge(deps);
             return v.clone();
         }
+        let (out, deps) = tracked_merged(|| self.compute_param_values(f, i, depth));
+        if let Ok(mut m) = self.param_memo.write() {
+            m.insert((f, i), (out.clone(), deps.into()));
+        }
+        out
+    }
+
+    fn compute_param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
         let Some(sites) = self.callers.get(&f) else {
             return Vec::new();
         };
@@ -1084,9 +1252,6 @@ impl<'a> Resolver<'a> {
         // Every call site adds its argument: a union wider than one value per site is normal.
         if out.len() > MAX_PARAM_VALS {
             out.clear();
-        }
-        if let Ok(mut m) = self.param_memo.write() {
-            m.insert((f, i), out.clone());
         }
         out
     }
@@ -1307,6 +1472,12 @@ impl<'a> Resolver<'a> {
             }
             // A JavaScript object literal's properties are its elements.
             Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
+            // `f.call(x)` on a Ruby lambda runs it with the same arguments.
+            Val::Func(r)
+                if name == "call" && self.lang(r.file) == Lang::Ruby && self.def(*r).is_lambda =>
+            {
+                vec![v.clone()]
+            }
             Val::Func(_) | Val::Bound(_) | Val::Lit(..) | Val::Gen(_) => Vec::new(),
         }
     }
@@ -1360,13 +1531,14 @@ impl<'a> Resolver<'a> {
             return vec![c];
         }
         if let Ok(m) = self.parts_memo.read()
-            && let Some(v) = m.get(&c)
+            && let Some((v, deps)) = m.get(&c)
         {
+            merge(deps);
             return v.clone();
         }
-        let v = self.compute_class_parts(c);
+        let (v, deps) = tracked_merged(|| self.compute_class_parts(c));
         if let Ok(mut m) = self.parts_memo.write() {
-            m.insert(c, v.clone());
+            m.insert(c, (v.clone(), deps.into()));
         }
         v
     }
@@ -1522,16 +1694,17 @@ impl<'a> Resolver<'a> {
     /// hierarchy has no consistent linearization.
     fn mro(&self, c: Ref, depth: u32) -> Vec<Ref> {
         if let Ok(m) = self.mro_memo.read()
-            && let Some(v) = m.get(&c)
+            && let Some((v, deps)) = m.get(&c)
         {
+            merge(deps);
             return v.clone();
         }
-        let v = self.compute_mro(c, depth);
+        let (v, deps) = tracked_merged(|| self.compute_mro(c, depth));
         // Deep in a chain of lookups, bases may have been cut short by the depth limit.
         if depth <= 2
             && let Ok(mut m) = self.mro_memo.write()
         {
-            m.insert(c, v.clone());
+            m.insert(c, (v.clone(), deps.into()));
         }
         v
     }
@@ -1739,7 +1912,7 @@ impl<'a> Resolver<'a> {
             }
             return Vec::new();
         }
-        if self.py_packages.contains(q) {
+        if self.py_packages.contains_key(q) {
             return vec![Val::Namespace(q.to_string())];
         }
         Vec::new()
@@ -1747,11 +1920,11 @@ impl<'a> Resolver<'a> {
 
     /// The repository files an import statement brings in.
     fn import_files(&self, fi: FileId, ii: u32, depth: u32) -> Vec<FileId> {
-        if let Some(t) = self
-            .import_targets
-            .get(fi as usize)
-            .and_then(|f| f.get(ii as usize))
+        if let Some(Some((targets, deps))) = self.import_targets.get(fi as usize)
+            && let Some(t) = targets.get(ii as usize)
         {
+            record(Dep::File(fi));
+            merge(deps);
             return t.clone();
         }
         self.import_files_uncached(fi, ii, depth)
@@ -1833,8 +2006,11 @@ impl<'a> Resolver<'a> {
             Lang::Go => {
                 // The longest folder of the repository whose path ends the import path.
                 let mut best: Option<(&str, usize)> = None;
-                for (dir, files) in &self.by_dir {
-                    if !files.iter().any(|&x| self.lang(x) == Lang::Go) {
+                // A scan of every folder: any folder added or removed can change the answer.
+                record(Dep::Key(crate::deps::all_paths_key()));
+                let all = self.files.untracked();
+                for (dir, files) in &self.by_dir.map {
+                    if !files.iter().any(|&x| all[x as usize].lang == Lang::Go) {
                         continue;
                     }
                     let ok = if dir.is_empty() {
@@ -1924,8 +2100,10 @@ impl<'a> Resolver<'a> {
                 // Include paths we do not know: a unique file with that suffix.
                 let want = with_ext(path).pop().unwrap_or_default();
                 let suffix = format!("/{}", want.trim_start_matches("./"));
+                record(Dep::Key(crate::deps::all_paths_key()));
                 let found: Vec<FileId> = self
                     .files
+                    .untracked()
                     .iter()
                     .enumerate()
                     .filter(|(_, g)| g.path.ends_with(&suffix))
@@ -1937,37 +2115,65 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    pub(crate) fn into_graph(mut self) -> Graph {
-        let t = std::time::Instant::now();
-        let (nodes, mut edges) = self.nodes();
-        tracing::debug!(ms = t.elapsed().as_millis(), "nodes");
-        // First pass: everything that does not depend on parameter values.
-        let first: Vec<Vec<Pass1>> = (0..self.files.len() as FileId)
+    /// Resolves everything and assembles the graph.
+    pub(crate) fn into_graph(self) -> Graph {
+        let n = self.files.len() as FileId;
+        let mut r = self;
+        let first: Vec<Vec<Pass1>> = (0..n)
             .into_par_iter()
-            .map(|fi| {
-                self.files[fi as usize]
-                    .calls
-                    .iter()
-                    .map(|c| {
-                        PARAM_TOUCHED.with(|t| t.set(false));
-                        let t = self.call_targets(fi, c);
-                        if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
-                            // Final: nothing a parameter could change.
-                            return Pass1::Unresolved;
-                        }
-                        match t {
-                            Some(t) => Pass1::Resolved(t),
-                            None => Pass1::Retry,
-                        }
-                    })
-                    .collect()
-            })
+            .map(|fi| r.file_pass1(fi).0)
             .collect();
+        r.set_pass1(&first);
+        let per_file: Vec<FileEdges> = (0..n)
+            .into_par_iter()
+            .map(|fi| r.file_pass2(fi, &first[fi as usize]).0)
+            .collect();
+        let mut graph = Graph::default();
+        for fi in 0..n {
+            let (nodes, contains) = r.file_nodes(fi);
+            graph.nodes.extend(nodes);
+            graph.edges.extend(contains);
+        }
+        for (e, u, b) in per_file {
+            graph.edges.extend(e);
+            graph.unresolved.extend(u);
+            graph.builtin_calls.extend(b);
+        }
+        graph
+    }
+
+    /// The first pass over the calls of file `fi`: everything that does not depend on
+    /// parameter values; and what it read.
+    pub(crate) fn file_pass1(&self, fi: FileId) -> (Vec<Pass1>, Vec<Dep>) {
+        tracked(|| {
+            self.files[fi as usize]
+                .calls
+                .iter()
+                .map(|c| {
+                    PARAM_TOUCHED.with(|t| t.set(false));
+                    let t = self.call_targets(fi, c);
+                    if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
+                        // Final: nothing a parameter could change.
+                        return Pass1::Unresolved;
+                    }
+                    match t {
+                        Some(t) => Pass1::Resolved(t),
+                        None => Pass1::Retry,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// The call sites that reach each function, from the first pass of every file; turns on
+    /// the flow of arguments into parameters for the second pass.
+    pub(crate) fn set_pass1(&mut self, first: &[Vec<Pass1>]) {
         for (fi, calls) in first.iter().enumerate() {
             for (ci, t) in calls.iter().enumerate() {
                 let Pass1::Resolved(t) = t else { continue };
                 for (r, bound) in t {
                     self.callers
+                        .map
                         .entry(*r)
                         .or_default()
                         .push((fi as FileId, ci as u32, *bound));
@@ -1975,40 +2181,29 @@ impl<'a> Resolver<'a> {
             }
         }
         // Decorators are calls with the decorated function as their argument.
-        for (fi, f) in self.files.iter().enumerate() {
+        for (fi, f) in self.files.untracked().iter().enumerate() {
             for (ci, c) in f.calls.iter().enumerate() {
                 if c.decorates.is_some() {
-                    let Pass1::Resolved(t) = &first[fi][ci] else {
+                    let Some(Pass1::Resolved(t)) = first.get(fi).and_then(|c| c.get(ci)) else {
                         continue;
                     };
                     for (r, _) in t {
-                        self.callers
-                            .entry(*r)
-                            .or_default()
-                            .push((fi as FileId, ci as u32, false));
+                        self.callers.map.entry(*r).or_default().push((
+                            fi as FileId,
+                            ci as u32,
+                            false,
+                        ));
                     }
                 }
             }
         }
-        tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
         self.param_flow = true;
-        let this = &self;
-        let first = &first;
-        let per_file: Vec<(Vec<Edge>, Vec<Unresolved>)> = (0..self.files.len() as FileId)
-            .into_par_iter()
-            .map(|fi| this.file_edges(fi, &first[fi as usize]))
-            .collect();
-        tracing::debug!(ms = t.elapsed().as_millis(), "second pass");
-        let mut unresolved = Vec::new();
-        for (e, u) in per_file {
-            edges.extend(e);
-            unresolved.extend(u);
-        }
-        Graph {
-            nodes,
-            edges,
-            unresolved,
-        }
+    }
+
+    /// The second pass for file `fi`: its edges but CONTAINS, unresolved and builtin calls;
+    /// and what it read (beyond the file's own first pass, `first`).
+    pub(crate) fn file_pass2(&self, fi: FileId, first: &[Pass1]) -> (FileEdges, Vec<Dep>) {
+        tracked(|| self.file_edges(fi, first))
     }
 }
 
@@ -2078,6 +2273,15 @@ fn visible_parent_of(f: &FileFacts, d: DefId) -> Option<DefId> {
         p = pd.parent;
     }
     None
+}
+
+/// The folders that are Python packages (they hold an `__init__.py`).
+pub(crate) fn init_dirs(files: &[FileFacts]) -> HashSet<&str> {
+    files
+        .iter()
+        .filter(|f| f.path == "__init__.py" || f.path.ends_with("/__init__.py"))
+        .map(|f| dir_of(&f.path))
+        .collect()
 }
 
 fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {

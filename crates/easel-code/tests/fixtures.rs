@@ -3,7 +3,9 @@
 //!
 //! A case is one `.case` file under `tests/fixtures/<lang>/`: `--- path` starts a source file,
 //! `=== calls` lists the expected call edges as `caller -> callee` (qualified names), and the
-//! optional `=== unresolved` lists `caller name` pairs that must stay unresolved.
+//! optional `=== unresolved` lists `caller name` pairs that must stay unresolved, and the
+//! optional `=== builtins` lists `caller name` pairs that must be counted as calls to the
+//! language's builtins (and so must not be unresolved).
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeSet;
@@ -14,6 +16,7 @@ struct Case {
     files: Vec<(String, String)>,
     calls: BTreeSet<(String, String)>,
     unresolved: BTreeSet<(String, String)>,
+    builtins: BTreeSet<(String, String)>,
 }
 
 fn parse_case(name: &str, text: &str) -> Case {
@@ -22,6 +25,7 @@ fn parse_case(name: &str, text: &str) -> Case {
         files: Vec::new(),
         calls: BTreeSet::new(),
         unresolved: BTreeSet::new(),
+        builtins: BTreeSet::new(),
     };
     let mut section = "";
     for line in text.lines() {
@@ -29,10 +33,10 @@ fn parse_case(name: &str, text: &str) -> Case {
             case.files.push((path.trim().to_string(), String::new()));
             section = "file";
         } else if let Some(s) = line.strip_prefix("=== ") {
-            section = if s.trim() == "calls" {
-                "calls"
-            } else {
-                "unresolved"
+            section = match s.trim() {
+                "calls" => "calls",
+                "builtins" => "builtins",
+                _ => "unresolved",
             };
         } else {
             match section {
@@ -51,6 +55,10 @@ fn parse_case(name: &str, text: &str) -> Case {
                 "unresolved" if !line.trim().is_empty() => {
                     let (a, b) = line.trim().split_once(' ').unwrap();
                     case.unresolved.insert((a.to_string(), b.to_string()));
+                }
+                "builtins" if !line.trim().is_empty() => {
+                    let (a, b) = line.trim().split_once(' ').unwrap();
+                    case.builtins.insert((a.to_string(), b.to_string()));
                 }
                 _ => {}
             }
@@ -113,12 +121,21 @@ fn run_lang(lang: &str) -> (Score, Vec<String>) {
             .iter()
             .map(|n| (n.id.as_str(), n.qualname.as_str()))
             .collect();
-        let unresolved: BTreeSet<(String, String)> = built
-            .graph
-            .unresolved
-            .iter()
-            .map(|u| (qual[u.from.as_str()].to_string(), u.name.clone()))
-            .collect();
+        let pairs = |us: &[easel_code::Unresolved]| -> BTreeSet<(String, String)> {
+            us.iter()
+                .map(|u| (qual[u.from.as_str()].to_string(), u.name.clone()))
+                .collect()
+        };
+        let unresolved = pairs(&built.graph.unresolved);
+        let builtins = pairs(&built.graph.builtin_calls);
+        for b in &case.builtins {
+            if !builtins.contains(b) || unresolved.contains(b) {
+                report.push(format!(
+                    "{lang}/{}: expected {b:?} as a builtin call, have builtins {builtins:?}",
+                    case.name
+                ));
+            }
+        }
         for u in &case.unresolved {
             if !unresolved.contains(u) {
                 report.push(format!(

@@ -26,37 +26,40 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
                 for c in &r.canvases {
                     match (&c.error, c.node_count, c.edge_count) {
                         (None, Some(n), Some(e)) => {
-                            println!("{}  ({}, {})", c.path, count(n, "node"), count(e, "edge"))
+                            outln!("{}  ({}, {})", c.path, count(n, "node"), count(e, "edge"))
                         }
-                        (err, _, _) => println!(
+                        (err, _, _) => outln!(
                             "{}  (unreadable: {})",
                             c.path,
                             err.as_deref().unwrap_or("unknown problem")
                         ),
                     }
                 }
-                println!("{} canvas{}", r.total, if r.total == 1 { "" } else { "es" });
+                outln!("{} canvas{}", r.total, if r.total == 1 { "" } else { "es" });
             })
         }
         CanvasCmd::Read { path } => {
             let r = ops::read(vault, &path)?;
             out.emit(&r, |r| {
-                println!(
+                outln!(
                     "{}  rev {}  ({} nodes, {} edges)",
-                    r.path, r.rev, r.node_count, r.edge_count
+                    r.path,
+                    r.rev,
+                    r.node_count,
+                    r.edge_count
                 );
                 for n in &r.nodes {
-                    println!("  node {}", describe_node(n));
+                    outln!("  node {}", describe_node(n));
                 }
                 for e in &r.edges {
-                    println!("  edge {}", describe_edge(e));
+                    outln!("  edge {}", describe_edge(e));
                 }
             })
         }
         CanvasCmd::Write { path, data } => {
             let r = ops::write(vault, &actor, &path, input::read_data(&data.data)?)?;
             out.emit(&r, |r| {
-                println!(
+                outln!(
                     "created {} ({}, {}), rev {}",
                     r.path,
                     count(r.node_count, "node"),
@@ -69,7 +72,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             let rev = parse_rev(rev.rev.as_deref())?;
             let r = ops::update(vault, &actor, &path, input::read_data(&data.data)?, rev)?;
             out.emit(&r, |r| {
-                println!(
+                outln!(
                     "updated {} ({}, {}), rev {}",
                     r.path,
                     count(r.node_count, "node"),
@@ -134,21 +137,21 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             let r = ops::find(vault, &path, &query)?;
             out.emit(&r, |r| {
                 for n in &r.nodes {
-                    println!("{}", describe_node(n));
+                    outln!("{}", describe_node(n));
                 }
-                println!("{} in {}", count(r.total, "matching node"), r.path);
+                outln!("{} in {}", count(r.total, "matching node"), r.path);
             })
         }
         CanvasCmd::Validate { path } => {
             let r = ops::validate(vault, &path)?;
             out.emit(&r, |r| {
                 for f in &r.errors {
-                    println!("error: {}", f.message);
+                    outln!("error: {}", f.message);
                 }
                 for f in &r.warnings {
-                    println!("warning: {}", f.message);
+                    outln!("warning: {}", f.message);
                 }
-                println!(
+                outln!(
                     "{}: {} ({}, {})",
                     r.path,
                     if r.valid { "valid" } else { "invalid" },
@@ -169,9 +172,9 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             let r = ops::fmt(vault, &actor, &path)?;
             out.emit(&r, |r| {
                 if r.changed {
-                    println!("formatted {} in Obsidian's layout", r.path);
+                    outln!("formatted {} in Obsidian's layout", r.path);
                 } else {
-                    println!("{} is already in Obsidian's layout", r.path);
+                    outln!("{} is already in Obsidian's layout", r.path);
                 }
             })
         }
@@ -191,7 +194,7 @@ fn emit_item(out: &Output, r: &ItemResult, verb: &str) -> anyhow::Result<()> {
             (None, Some(e)) => ("edge", e),
             (None, None) => return,
         };
-        println!("{}", Value::Object(item.clone()).to_json());
+        outln!("{}", Value::Object(item.clone()).to_json());
         let mut note = format!(
             "{verb} {what} in {}, rev {}",
             r.path,
@@ -350,7 +353,7 @@ fn render(
         svg: None,
     };
     out.emit(&shown, |s| {
-        println!(
+        outln!(
             "drew {} as {} ({}×{}, {} bytes) in {}",
             s.rendered.path,
             match s.rendered.format {

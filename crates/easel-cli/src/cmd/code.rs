@@ -32,10 +32,10 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
             };
             out.emit(&r, |r| {
                 if r.symbols.is_empty() {
-                    println!("no symbol matches '{}'", r.query);
+                    outln!("no symbol matches '{}'", r.query);
                 }
                 for m in &r.symbols {
-                    println!(
+                    outln!(
                         "{:<6} {}  {}:{}",
                         kind(m.node.kind),
                         m.node.qualname,
@@ -89,6 +89,8 @@ struct InitResult {
     nodes: Counts,
     edges: EdgeCounts,
     unresolved: usize,
+    /// Calls to the language's builtins and standard library, not counted as unresolved.
+    builtin_calls: usize,
     problems: Vec<String>,
 }
 
@@ -139,25 +141,35 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
         nodes,
         edges,
         unresolved: g.unresolved.len(),
+        builtin_calls: g.builtin_calls.len(),
         problems: built.problems.clone(),
     };
     out.emit(&r, |r| {
-        println!(
+        outln!(
             "parsed {} files ({} lines; {} from cache) in {} ms",
-            r.stats.files, r.stats.lines, r.stats.cached, r.stats.millis
+            r.stats.files,
+            r.stats.lines,
+            r.stats.cached,
+            r.stats.millis
         );
-        println!(
+        outln!(
             "{} modules, {} classes, {} functions",
-            r.nodes.modules, r.nodes.classes, r.nodes.functions
+            r.nodes.modules,
+            r.nodes.classes,
+            r.nodes.functions
         );
-        println!(
-            "{} calls, {} imports, {} inherits; {} calls unresolved",
-            r.edges.call, r.edges.import, r.edges.inherits, r.unresolved
+        outln!(
+            "{} calls, {} imports, {} inherits; {} calls unresolved, {} to builtins",
+            r.edges.call,
+            r.edges.import,
+            r.edges.inherits,
+            r.unresolved,
+            r.builtin_calls
         );
         for p in &r.problems {
-            println!("skipped {p}");
+            outln!("skipped {p}");
         }
-        println!("graph written to {}", r.graph);
+        outln!("graph written to {}", r.graph);
     })
 }
 
@@ -171,7 +183,7 @@ fn kind(k: NodeKind) -> &'static str {
 
 fn print_impact(i: &easel_code::Impact) {
     let t = &i.target;
-    println!(
+    outln!(
         "{} {} ({}:{}-{})",
         kind(t.kind),
         t.qualname,
@@ -179,32 +191,38 @@ fn print_impact(i: &easel_code::Impact) {
         t.start_line,
         t.end_line
     );
-    println!(
+    outln!(
         "{} callers, {} callees; blast radius {} nodes within {} hops",
-        i.counts.callers, i.counts.callees, i.counts.blast_radius, i.depth
+        i.counts.callers,
+        i.counts.callees,
+        i.counts.blast_radius,
+        i.depth
     );
     let list = |title: &str, ns: &[easel_code::Neighbor]| {
         if ns.is_empty() {
             return;
         }
-        println!("{title}:");
+        outln!("{title}:");
         for n in ns {
-            println!(
+            outln!(
                 "  {} ({}:{}) ×{}",
-                n.qualname, n.file, n.start_line, n.calls
+                n.qualname,
+                n.file,
+                n.start_line,
+                n.calls
             );
         }
     };
     list("callers", &i.callers);
     list("callees", &i.callees);
     if !i.blast_radius.is_empty() {
-        println!("blast radius:");
+        outln!("blast radius:");
         for n in &i.blast_radius {
-            println!("  {} {} ({}:{})", n.depth, n.qualname, n.file, n.start_line);
+            outln!("  {} {} ({}:{})", n.depth, n.qualname, n.file, n.start_line);
         }
     }
     if i.counts.unresolved_calls > 0 {
-        println!(
+        outln!(
             "{} calls made here could not be resolved",
             i.counts.unresolved_calls
         );
@@ -212,9 +230,9 @@ fn print_impact(i: &easel_code::Impact) {
 }
 
 fn print_graph(g: &Graph) {
-    println!("nodes ({}):", g.nodes.len());
+    outln!("nodes ({}):", g.nodes.len());
     for n in &g.nodes {
-        println!(
+        outln!(
             "  {}\t{}\t{}\t{}:{}-{}",
             n.id,
             kind(n.kind),
@@ -224,7 +242,7 @@ fn print_graph(g: &Graph) {
             n.end_line
         );
     }
-    println!("edges ({}):", g.edges.len());
+    outln!("edges ({}):", g.edges.len());
     for e in &g.edges {
         let k = match e.kind {
             EdgeKind::Contains => "CONTAINS",
@@ -232,10 +250,14 @@ fn print_graph(g: &Graph) {
             EdgeKind::Call => "CALL",
             EdgeKind::Inherits => "INHERITS",
         };
-        println!("  {}\t{}\t{}", e.from, k, e.to);
+        outln!("  {}\t{}\t{}", e.from, k, e.to);
     }
-    println!("unresolved calls ({}):", g.unresolved.len());
+    outln!("unresolved calls ({}):", g.unresolved.len());
     for u in &g.unresolved {
-        println!("  {}\t{}\tline {}", u.from, u.name, u.line);
+        outln!("  {}\t{}\tline {}", u.from, u.name, u.line);
+    }
+    outln!("builtin calls ({}):", g.builtin_calls.len());
+    for u in &g.builtin_calls {
+        outln!("  {}\t{}\tline {}", u.from, u.name, u.line);
     }
 }

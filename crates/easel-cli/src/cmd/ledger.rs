@@ -8,13 +8,18 @@ pub fn list(vault: &Vault, out: &Output, limit: usize) -> anyhow::Result<()> {
     let r = history::ledger_list(vault, limit)?;
     out.emit(&r, |r| {
         if r.entries.is_empty() {
-            println!("no changes recorded yet");
+            outln!("no changes recorded yet");
         }
         for e in &r.entries {
             let undone = if e.is_undo() { " (undo)" } else { "" };
-            println!(
+            outln!(
                 "{}  {}  {:<10} {:<18} {}{}",
-                e.id, e.time, e.actor, e.op, e.summary, undone
+                e.id,
+                e.time,
+                e.actor,
+                e.op,
+                e.summary,
+                undone
             );
         }
     })
@@ -33,7 +38,7 @@ pub fn undo(
                 Some(rev) => format!("restored rev {rev}"),
                 None => "removed the file it had created".to_owned(),
             };
-            println!("undid {} on {}: {state}", u.undid, u.path);
+            outln!("undid {} on {}: {state}", u.undid, u.path);
         }
     })
 }

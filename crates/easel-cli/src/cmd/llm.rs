@@ -26,12 +26,12 @@ pub fn run(vault: &Vault, out: &Output, cmd: LlmCmd) -> anyhow::Result<()> {
             out.emit(&list, |list| {
                 for p in list {
                     let mark = if p.ready { "ready" } else { "not ready" };
-                    println!("{} ({mark}): {}", p.provider, p.status);
+                    outln!("{} ({mark}): {}", p.provider, p.status);
                     for m in &p.models {
-                        println!("  {m}");
+                        outln!("  {m}");
                     }
                 }
-                println!("default model: {}", llm.config().default_model);
+                outln!("default model: {}", llm.config().default_model);
             })
         }
         LlmCmd::Ask {
@@ -85,13 +85,13 @@ pub fn run(vault: &Vault, out: &Output, cmd: LlmCmd) -> anyhow::Result<()> {
                             "tokens_per_s": if secs > 0.0 { round(resp.usage.completion_tokens as f64 / secs) } else { 0.0 },
                         },
                     });
-                    println!("{}", serde_json::to_string_pretty(&value)?);
+                    outln!("{}", serde_json::to_string_pretty(&value)?);
                 } else {
                     if !resp.text.ends_with('\n') {
-                        println!();
+                        outln!();
                     }
                     for c in &resp.tool_calls {
-                        println!("tool call {}: {}", c.name, c.arguments);
+                        outln!("tool call {}: {}", c.name, c.arguments);
                     }
                 }
                 Ok(())
@@ -131,7 +131,7 @@ fn serve(llm: Llm, host: std::net::IpAddr, port: u16, allow_remote: bool) -> any
                 )
             })?;
         let addr = listener.local_addr()?;
-        println!("serving local:smollm2 at http://{addr}/v1 (OpenAI-compatible; Ctrl-C stops)");
+        outln!("serving local:smollm2 at http://{addr}/v1 (OpenAI-compatible; Ctrl-C stops)");
         std::io::stdout().flush()?;
         axum::serve(listener, easel_llm::serve::router(llm))
             .with_graceful_shutdown(async {

@@ -33,7 +33,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
                 }
             })?;
             out.emit(&sent, |s| {
-                println!();
+                outln!();
                 for w in &s.warnings {
                     eprintln!("warning: {w}");
                 }
@@ -125,11 +125,11 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
             };
             let ctx = build_context(&c, &node, &VaultFiles { vault }, &options)?;
             out.emit(&ctx, |ctx| {
-                println!("model: {}", ctx.model);
-                println!("chain: {}", ctx.chain.join(" -> "));
+                outln!("model: {}", ctx.model);
+                outln!("chain: {}", ctx.chain.join(" -> "));
                 for m in &ctx.messages {
-                    println!("\n[{}] (node {})", m.role.as_str(), m.node);
-                    println!("{}", m.text());
+                    outln!("\n[{}] (node {})", m.role.as_str(), m.node);
+                    outln!("{}", m.text());
                 }
                 for w in &ctx.warnings {
                     eprintln!("warning: {w}");

@@ -1,0 +1,265 @@
+//! What a piece of resolution read, so that an incremental build knows what to redo.
+//!
+//! Resolution reads facts of files (through [`Tracked`]) and probes global tables by key
+//! (through [`Table`]); both note what they read in the innermost open frame of the current
+//! thread. A frame is opened around each unit of work ([`tracked`]) and around each memoized
+//! value, whose reads are stored with it and replayed on every hit ([`merge`]): a unit that
+//! reuses a value computed for another unit depends on what that value read.
+//!
+//! Absent keys matter as much as present ones: a file that adds a class named `Foo` changes
+//! every lookup of `Foo` that found nothing before, so a probe records its key whether or not
+//! it finds an entry.
+
+use foldhash::{HashMap, HashSet};
+use std::cell::{Cell, RefCell};
+use std::hash::Hash;
+
+pub(crate) type FileId = u32;
+
+/// A definition: file and index of the definition in the file's facts.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub(crate) struct Ref {
+    pub(crate) file: FileId,
+    pub(crate) def: u32,
+}
+
+/// One thing a unit of work read, in this run's numbering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Dep {
+    /// Anything in a file's facts or index.
+    File(FileId),
+    /// A key of a global table ([`key_hash`]).
+    Key(u64),
+    /// A global table keyed by a definition (`subclasses`, `callers`).
+    RefKey(u8, Ref),
+    /// A dependency kept from an earlier run, already in its stable form.
+    Stable(u64),
+}
+
+/// Table tags, part of every key hash.
+pub(crate) mod tag {
+    pub(crate) const FILE: u8 = 0;
+    pub(crate) const PY_MODULES: u8 = 1;
+    pub(crate) const BY_PATH: u8 = 2;
+    pub(crate) const BY_DIR: u8 = 3;
+    pub(crate) const RUST_MODULES: u8 = 4;
+    pub(crate) const GLOBAL_CLASSES: u8 = 5;
+    pub(crate) const GLOBAL_FUNCS: u8 = 6;
+    pub(crate) const PACKAGES: u8 = 7;
+    pub(crate) const SUBCLASSES: u8 = 8;
+    pub(crate) const CALLERS: u8 = 9;
+    pub(crate) const RUBY_TOP: u8 = 10;
+    pub(crate) const PY_PACKAGES: u8 = 11;
+    /// The set of all paths (suffix searches, scans over every folder).
+    pub(crate) const ALL_PATHS: u8 = 12;
+}
+
+/// FNV-1a: stable across runs and builds, unlike the hashers of the maps.
+pub(crate) fn key_hash(tag: u8, parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    eat(tag);
+    for p in parts {
+        for &b in *p {
+            eat(b);
+        }
+        eat(0xff);
+    }
+    h
+}
+
+/// The stable hash of "the set of all paths".
+pub(crate) fn all_paths_key() -> u64 {
+    key_hash(tag::ALL_PATHS, &[])
+}
+
+/// The stable hash of a file (by path).
+pub(crate) fn file_key(path: &str) -> u64 {
+    key_hash(tag::FILE, &[path.as_bytes()])
+}
+
+/// The stable hash of a key of a table keyed by definition.
+pub(crate) fn ref_key(tag: u8, path: &str, def: u32) -> u64 {
+    key_hash(tag, &[path.as_bytes(), &def.to_le_bytes()])
+}
+
+thread_local! {
+    static FRAMES: RefCell<Vec<HashSet<Dep>>> = const { RefCell::new(Vec::new()) };
+    /// Whether a frame is open: reading it is cheaper than borrowing `FRAMES`.
+    static DEPTH: Cell<usize> = const { Cell::new(0) };
+    /// The file read last in the open frame: most reads are of the same file again.
+    static LAST_FILE: Cell<Option<FileId>> = const { Cell::new(None) };
+}
+
+/// Notes a read in the innermost open frame, if any.
+pub(crate) fn record(d: Dep) {
+    if DEPTH.with(Cell::get) == 0 {
+        return;
+    }
+    if let Dep::File(f) = d {
+        if LAST_FILE.with(Cell::get) == Some(f) {
+            return;
+        }
+        LAST_FILE.with(|l| l.set(Some(f)));
+    }
+    FRAMES.with(|fr| {
+        if let Some(top) = fr.borrow_mut().last_mut() {
+            top.insert(d);
+        }
+    });
+}
+
+/// Notes reads made elsewhere (a memoized value's) in the innermost open frame.
+pub(crate) fn merge(deps: &[Dep]) {
+    if DEPTH.with(Cell::get) == 0 || deps.is_empty() {
+        return;
+    }
+    LAST_FILE.with(|l| l.set(None));
+    FRAMES.with(|fr| {
+        if let Some(top) = fr.borrow_mut().last_mut() {
+            top.extend(deps.iter().copied());
+        }
+    });
+}
+
+/// Runs `f` in a frame of its own and returns what it read. The reads are not added to the
+/// enclosing frame: callers that reuse the value say so with [`merge`].
+pub(crate) fn tracked<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
+    FRAMES.with(|fr| fr.borrow_mut().push(HashSet::default()));
+    DEPTH.with(|d| d.set(d.get() + 1));
+    LAST_FILE.with(|l| l.set(None));
+    let v = f();
+    let set = FRAMES.with(|fr| fr.borrow_mut().pop()).unwrap_or_default();
+    DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    LAST_FILE.with(|l| l.set(None));
+    (v, set.into_iter().collect())
+}
+
+/// Runs `f` in a frame of its own, adds its reads to the enclosing frame, and returns them.
+pub(crate) fn tracked_merged<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
+    let (v, deps) = tracked(f);
+    merge(&deps);
+    (v, deps)
+}
+
+/// A per-file vector whose reads count as reads of the file.
+pub(crate) struct Tracked<T>(pub(crate) Vec<T>);
+
+impl<T> std::ops::Index<usize> for Tracked<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        record(Dep::File(i as FileId));
+        &self.0[i]
+    }
+}
+
+impl<T> Tracked<T> {
+    /// Every element, without noting a read: for passes over all files, not for resolution.
+    pub(crate) fn untracked(&self) -> &[T] {
+        &self.0
+    }
+}
+
+/// How a table's key becomes a [`Dep`].
+pub(crate) trait DepKey {
+    fn dep(&self, tag: u8) -> Dep;
+}
+
+impl DepKey for str {
+    fn dep(&self, tag: u8) -> Dep {
+        Dep::Key(key_hash(tag, &[self.as_bytes()]))
+    }
+}
+
+impl DepKey for String {
+    fn dep(&self, tag: u8) -> Dep {
+        self.as_str().dep(tag)
+    }
+}
+
+impl DepKey for &str {
+    fn dep(&self, tag: u8) -> Dep {
+        (**self).dep(tag)
+    }
+}
+
+impl DepKey for (u8, String) {
+    fn dep(&self, tag: u8) -> Dep {
+        Dep::Key(key_hash(tag, &[&[self.0], self.1.as_bytes()]))
+    }
+}
+
+impl DepKey for Ref {
+    fn dep(&self, tag: u8) -> Dep {
+        Dep::RefKey(tag, *self)
+    }
+}
+
+/// A global table whose probes are noted by key.
+pub(crate) struct Table<K, V> {
+    tag: u8,
+    pub(crate) map: HashMap<K, V>,
+}
+
+impl<K: Hash + Eq + DepKey, V> Table<K, V> {
+    pub(crate) fn new(tag: u8) -> Table<K, V> {
+        Table {
+            tag,
+            map: HashMap::default(),
+        }
+    }
+
+    pub(crate) fn get<Q>(&self, k: &Q) -> Option<&V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Hash + Eq + DepKey + ?Sized,
+    {
+        let d = k.dep(self.tag);
+        record(d);
+        if let Dep::RefKey(_, r) = d {
+            // Definition indices are only meaningful with the file they index.
+            record(Dep::File(r.file));
+        }
+        self.map.get(k)
+    }
+
+    pub(crate) fn contains_key<Q>(&self, k: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Hash + Eq + DepKey + ?Sized,
+    {
+        self.get(k).is_some()
+    }
+
+    /// The hash every probe of `k` records, for the keys a file contributes.
+    pub(crate) fn dep_of(&self, k: &K) -> Dep {
+        k.dep(self.tag)
+    }
+}
+
+/// A borrowed per-file slice whose reads count as reads of the file.
+pub(crate) struct TrackedSlice<'a, T>(pub(crate) &'a [T]);
+
+impl<T> std::ops::Index<usize> for TrackedSlice<'_, T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        record(Dep::File(i as FileId));
+        &self.0[i]
+    }
+}
+
+impl<'a, T> TrackedSlice<'a, T> {
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Every element, without noting a read: for passes over all files, not for resolution.
+    pub(crate) fn untracked(&self) -> &'a [T] {
+        self.0
+    }
+}

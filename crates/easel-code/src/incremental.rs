@@ -1,0 +1,452 @@
+//! Incremental resolution: when a few files change, only the work whose inputs changed is
+//! done again, and the graph is the one a full resolution would make.
+//!
+//! Resolution is split into units per file, each run in a frame that notes what it read
+//! ([`crate::deps`]): the bases of the file's classes, the targets of its imports, the first
+//! pass over its calls, and the second pass (its edges). The state of the last build keeps
+//! every unit's result with its reads as stable hashes. Next time, the *dirty keys* are those
+//! a change touches: the changed, added and deleted files themselves, every table key such a
+//! file adds entries to (before or after the change), and "all paths" when the set of files
+//! changed. A unit is redone when its file changed or when it read a dirty key; otherwise its
+//! kept result is reused.
+//!
+//! Two tables are derived from the results of units rather than from facts: subclasses (from
+//! bases) and the call sites reaching each function (from the first pass). When redone units
+//! change them, the keys they changed are dirty too, before the units that read them are
+//! checked. Units run in the same order as in a full build, so that derived tables list their
+//! entries in the same order.
+
+use crate::deps::{Dep, FileId, Ref, file_key, ref_key, tag};
+use crate::extract::FileFacts;
+use crate::model::{Edge, Graph, Node, Unresolved};
+use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver};
+use foldhash::{HashMap, HashSet};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What the last build resolved, per file, with what each result read.
+#[derive(Serialize, Deserialize, Default)]
+pub(crate) struct State {
+    paths: Vec<String>,
+    keys: Vec<[u8; 32]>,
+    /// Python package folders: they name every module, so a change of them redoes everything.
+    init_dirs: Vec<String>,
+    files: Vec<FileState>,
+}
+
+#[derive(Serialize, Deserialize, Default, Clone)]
+struct FileState {
+    contrib: Vec<u64>,
+    bases: Vec<(u32, Vec<Ref>)>,
+    bases_deps: Vec<u64>,
+    imports: Vec<Vec<FileId>>,
+    imports_deps: Vec<u64>,
+    pass1: Vec<Pass1>,
+    pass1_deps: Vec<u64>,
+    pass2_deps: Vec<u64>,
+    nodes: Vec<Node>,
+    contains: Vec<Edge>,
+    edges: Vec<Edge>,
+    unresolved: Vec<Unresolved>,
+    builtin_calls: Vec<Unresolved>,
+}
+
+/// How much was reused, for logs and tests.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Reuse {
+    pub(crate) files: usize,
+    pub(crate) bases_redone: usize,
+    pub(crate) imports_redone: usize,
+    pub(crate) pass1_redone: usize,
+    pub(crate) pass2_redone: usize,
+}
+
+/// What the previous state says about the files of this build.
+struct Plan<'s> {
+    old: &'s State,
+    /// New file → old file with the same path and content.
+    same: Vec<Option<usize>>,
+    /// Old file → new file, for unchanged files only.
+    remap: Vec<Option<FileId>>,
+    dirty: HashSet<u64>,
+    /// Old files that changed or went away.
+    gone_or_changed: Vec<usize>,
+}
+
+impl Plan<'_> {
+    fn ref_ok(&self, r: Ref) -> Option<Ref> {
+        Some(Ref {
+            file: (*self.remap.get(r.file as usize)?)?,
+            def: r.def,
+        })
+    }
+
+    fn clean(&self, deps: &[u64]) -> bool {
+        !deps.iter().any(|d| self.dirty.contains(d))
+    }
+
+    /// A kept result of new file `fi`, when the file and everything the result read are as
+    /// they were.
+    fn reusable(&self, fi: usize, deps: impl Fn(&FileState) -> &[u64]) -> Option<&FileState> {
+        let o = self.same[fi]?;
+        let st = &self.old.files[o];
+        self.clean(deps(st)).then_some(st)
+    }
+}
+
+/// Resolves `facts` (with content `keys`), reusing `old` where its results still hold, and
+/// returns the graph and the state for the next build.
+pub(crate) fn resolve(
+    facts: &[FileFacts],
+    keys: &[[u8; 32]],
+    old: Option<&State>,
+) -> (Graph, State, Reuse) {
+    let t = std::time::Instant::now();
+    let mut r = Resolver::index(facts);
+    let n = facts.len();
+    let mut init: Vec<String> = crate::resolve::init_dirs(facts)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    init.sort();
+    let contrib = r.contributions();
+    let mut plan = old
+        .filter(|o| o.init_dirs == init && o.files.len() == o.paths.len())
+        .map(|o| plan(o, facts, keys, &contrib));
+    tracing::debug!(ms = t.elapsed().as_millis(), "indexed");
+    let mut reuse = Reuse {
+        files: n,
+        ..Reuse::default()
+    };
+
+    // Bases, then the subclass table.
+    let bases: Vec<(FileBases, Vec<u64>, bool)> = (0..n)
+        .into_par_iter()
+        .map(|fi| {
+            if let Some(p) = &plan
+                && let Some(st) = p.reusable(fi, |s| &s.bases_deps)
+                && let Some(b) = st
+                    .bases
+                    .iter()
+                    .map(|(d, bs)| {
+                        let bs: Option<Vec<Ref>> = bs.iter().map(|b| p.ref_ok(*b)).collect();
+                        Some((*d, bs?))
+                    })
+                    .collect::<Option<Vec<_>>>()
+            {
+                return ((b, Vec::new()), st.bases_deps.clone(), false);
+            }
+            let (b, deps) = r.file_bases(fi as FileId);
+            let stable = r.stable(&deps);
+            ((b, deps), stable, true)
+        })
+        .collect();
+    if let Some(p) = &mut plan {
+        // Subclass lists change where a redone file's bases changed: those bases' keys.
+        let new_paths = p.new_paths(facts);
+        let mut more = Vec::new();
+        for (fi, ((b, _), _, redone)) in bases.iter().enumerate() {
+            if !redone {
+                continue;
+            }
+            let new = bases_stable(&new_paths, b);
+            let old = p
+                .same_path(fi, facts)
+                .map(|o| bases_stable(&p.old.paths, &p.old.files[o].bases))
+                .unwrap_or_default();
+            if p.same[fi].is_none() || old != new {
+                more.extend(old.into_iter().chain(new).flat_map(|(_, ks)| ks));
+            }
+        }
+        for &o in &p.gone_or_changed {
+            let old = bases_stable(&p.old.paths, &p.old.files[o].bases);
+            more.extend(old.into_iter().flat_map(|(_, ks)| ks));
+        }
+        p.dirty.extend(more);
+    }
+    reuse.bases_redone = bases.iter().filter(|b| b.2).count();
+    let (file_bases, bases_deps): (Vec<FileBases>, Vec<Vec<u64>>) =
+        bases.into_iter().map(|(b, d, _)| (b, d)).unzip();
+    r.set_bases(&file_bases);
+
+    // Imports.
+    let imports: Vec<(ImportTargets, Vec<u64>, bool)> = (0..n)
+        .into_par_iter()
+        .map(|fi| {
+            if let Some(p) = &plan
+                && let Some(st) = p.reusable(fi, |s| &s.imports_deps)
+                && let Some(t) = st
+                    .imports
+                    .iter()
+                    .map(|ts| {
+                        ts.iter()
+                            .map(|&f| p.remap.get(f as usize).copied().flatten())
+                            .collect::<Option<Vec<FileId>>>()
+                    })
+                    .collect::<Option<Vec<_>>>()
+            {
+                let deps = st.imports_deps.iter().map(|&h| Dep::Stable(h)).collect();
+                return ((t, deps), st.imports_deps.clone(), false);
+            }
+            let (t, deps) = r.file_imports(fi as FileId);
+            let stable = r.stable(&deps);
+            ((t, deps), stable, true)
+        })
+        .collect();
+    reuse.imports_redone = imports.iter().filter(|i| i.2).count();
+    let mut imports_deps = Vec::with_capacity(n);
+    let mut targets = Vec::with_capacity(n);
+    for (t, d, _) in imports {
+        imports_deps.push(d.clone());
+        targets.push(t);
+    }
+    let import_lists: Vec<Vec<Vec<FileId>>> = targets.iter().map(|(t, _)| t.clone()).collect();
+    r.set_imports(targets);
+    tracing::debug!(ms = t.elapsed().as_millis(), "bases and imports");
+
+    // First pass, then the callers table.
+    let first: Vec<(Vec<Pass1>, Vec<u64>, bool)> = (0..n)
+        .into_par_iter()
+        .map(|fi| {
+            if let Some(p) = &plan
+                && let Some(st) = p.reusable(fi, |s| &s.pass1_deps)
+                && let Some(v) = st
+                    .pass1
+                    .iter()
+                    .map(|c| remap_pass1(p, c))
+                    .collect::<Option<Vec<_>>>()
+            {
+                return (v, st.pass1_deps.clone(), false);
+            }
+            let (v, deps) = r.file_pass1(fi as FileId);
+            (v, r.stable(&deps), true)
+        })
+        .collect();
+    if let Some(p) = &mut plan {
+        let sig = |paths: &[String], v: &[Pass1]| -> Vec<u64> {
+            v.iter()
+                .flat_map(|c| match c {
+                    Pass1::Resolved(t) => t.as_slice(),
+                    _ => &[],
+                })
+                .map(|(t, _)| ref_key(tag::CALLERS, &paths[t.file as usize], t.def))
+                .collect()
+        };
+        let new_paths = p.new_paths(facts);
+        let mut more = Vec::new();
+        for (fi, (v, _, redone)) in first.iter().enumerate() {
+            if !redone {
+                continue;
+            }
+            let new = sig(&new_paths, v);
+            let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
+            let old = old_state
+                .map(|s| sig(&p.old.paths, &s.pass1))
+                .unwrap_or_default();
+            // Who calls what, and where: the sites themselves, not only the targets.
+            let same_sites = p.same[fi].is_some()
+                && old_state.is_some_and(|s| {
+                    pass1_stable(&p.old.paths, &s.pass1) == pass1_stable(&new_paths, v)
+                });
+            if !same_sites {
+                more.extend(old);
+                more.extend(new);
+            }
+        }
+        for &o in &p.gone_or_changed {
+            more.extend(sig(&p.old.paths, &p.old.files[o].pass1));
+        }
+        p.dirty.extend(more);
+    }
+    reuse.pass1_redone = first.iter().filter(|f| f.2).count();
+    let pass1_redone: Vec<bool> = first.iter().map(|f| f.2).collect();
+    let (first, pass1_deps): (Vec<Vec<Pass1>>, Vec<Vec<u64>>) =
+        first.into_iter().map(|(v, d, _)| (v, d)).unzip();
+    r.set_pass1(&first);
+    tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
+
+    // Second pass.
+    let second: Vec<(crate::resolve::FileEdges, Vec<u64>, bool)> = (0..n)
+        .into_par_iter()
+        .map(|fi| {
+            if let Some(p) = &plan
+                && !pass1_redone[fi]
+                && let Some(st) = p.reusable(fi, |s| &s.pass2_deps)
+            {
+                return (
+                    (
+                        st.edges.clone(),
+                        st.unresolved.clone(),
+                        st.builtin_calls.clone(),
+                    ),
+                    st.pass2_deps.clone(),
+                    false,
+                );
+            }
+            let (e, deps) = r.file_pass2(fi as FileId, &first[fi]);
+            (e, r.stable(&deps), true)
+        })
+        .collect();
+    reuse.pass2_redone = second.iter().filter(|s| s.2).count();
+    tracing::debug!(ms = t.elapsed().as_millis(), ?reuse, "second pass");
+
+    // The graph, in the order of a full build, and the state for next time.
+    let mut graph = Graph::default();
+    let mut files = Vec::with_capacity(n);
+    let mut per_file_edges = Vec::with_capacity(n);
+    for (fi, ((edges, unresolved, builtin_calls), pass2_deps, _)) in second.into_iter().enumerate()
+    {
+        let kept = plan
+            .as_ref()
+            .and_then(|p| p.same[fi].map(|o| &p.old.files[o]));
+        let (nodes, contains) = match kept {
+            Some(st) => (st.nodes.clone(), st.contains.clone()),
+            None => r.file_nodes(fi as FileId),
+        };
+        graph.nodes.extend(nodes.iter().cloned());
+        graph.edges.extend(contains.iter().cloned());
+        per_file_edges.push((edges.clone(), unresolved.clone(), builtin_calls.clone()));
+        files.push(FileState {
+            contrib: contrib[fi].clone(),
+            bases: file_bases[fi].0.clone(),
+            bases_deps: bases_deps[fi].clone(),
+            imports: import_lists[fi].clone(),
+            imports_deps: imports_deps[fi].clone(),
+            pass1: first[fi].clone(),
+            pass1_deps: pass1_deps[fi].clone(),
+            pass2_deps,
+            nodes,
+            contains,
+            edges,
+            unresolved,
+            builtin_calls,
+        });
+    }
+    for (e, u, b) in per_file_edges {
+        graph.edges.extend(e);
+        graph.unresolved.extend(u);
+        graph.builtin_calls.extend(b);
+    }
+    let state = State {
+        paths: facts.iter().map(|f| f.path.clone()).collect(),
+        keys: keys.to_vec(),
+        init_dirs: init,
+        files,
+    };
+    tracing::debug!(ms = t.elapsed().as_millis(), "assembled");
+    (graph, state, reuse)
+}
+
+/// Bases in a form that does not depend on file numbering: each class and its bases' keys in
+/// the subclass table.
+fn bases_stable(paths: &[String], b: &[(u32, Vec<Ref>)]) -> Vec<(u32, Vec<u64>)> {
+    b.iter()
+        .map(|(d, bs)| {
+            let ks = bs
+                .iter()
+                .map(|b| ref_key(tag::SUBCLASSES, &paths[b.file as usize], b.def))
+                .collect();
+            (*d, ks)
+        })
+        .collect()
+}
+
+/// A first-pass result in a form that does not depend on file numbering.
+fn pass1_stable(paths: &[String], v: &[Pass1]) -> Vec<Vec<(u64, bool)>> {
+    v.iter()
+        .map(|c| match c {
+            Pass1::Resolved(t) => t
+                .iter()
+                .map(|(r, b)| (ref_key(tag::CALLERS, &paths[r.file as usize], r.def), *b))
+                .collect(),
+            Pass1::Unresolved => vec![(0, false)],
+            Pass1::Retry => vec![(1, false)],
+        })
+        .collect()
+}
+
+fn remap_pass1(p: &Plan, c: &Pass1) -> Option<Pass1> {
+    Some(match c {
+        Pass1::Resolved(t) => Pass1::Resolved(
+            t.iter()
+                .map(|(r, b)| Some((p.ref_ok(*r)?, *b)))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        Pass1::Unresolved => Pass1::Unresolved,
+        Pass1::Retry => Pass1::Retry,
+    })
+}
+
+impl Plan<'_> {
+    /// The paths of this build, indexed by new file id (for signatures of new results).
+    fn new_paths(&self, facts: &[FileFacts]) -> Vec<String> {
+        facts.iter().map(|f| f.path.clone()).collect()
+    }
+
+    /// The old file with the same path as new file `fi`, changed or not.
+    fn same_path(&self, fi: usize, facts: &[FileFacts]) -> Option<usize> {
+        self.old
+            .paths
+            .binary_search(&facts[fi].path)
+            .ok()
+            .or_else(|| self.old.paths.iter().position(|p| *p == facts[fi].path))
+    }
+}
+
+fn plan<'s>(
+    old: &'s State,
+    facts: &[FileFacts],
+    keys: &[[u8; 32]],
+    contrib: &[Vec<u64>],
+) -> Plan<'s> {
+    let old_ids: HashMap<&str, usize> = old
+        .paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
+    let mut same = vec![None; facts.len()];
+    let mut remap = vec![None; old.paths.len()];
+    let mut dirty = HashSet::default();
+    let mut kept = vec![false; old.paths.len()];
+    let mut set_changed = false;
+    for (fi, f) in facts.iter().enumerate() {
+        match old_ids.get(f.path.as_str()) {
+            Some(&o) if old.keys.get(o) == keys.get(fi) => {
+                same[fi] = Some(o);
+                remap[o] = Some(fi as FileId);
+                kept[o] = true;
+            }
+            found => {
+                if found.is_none() {
+                    set_changed = true;
+                }
+                dirty.insert(file_key(&f.path));
+                dirty.extend(contrib[fi].iter().copied());
+            }
+        }
+    }
+    let mut gone_or_changed = Vec::new();
+    let new_paths: HashSet<&str> = facts.iter().map(|f| f.path.as_str()).collect();
+    for (o, k) in kept.iter().enumerate() {
+        if *k {
+            continue;
+        }
+        if !new_paths.contains(old.paths[o].as_str()) {
+            set_changed = true;
+        }
+        gone_or_changed.push(o);
+        dirty.insert(file_key(&old.paths[o]));
+        dirty.extend(old.files[o].contrib.iter().copied());
+    }
+    if set_changed {
+        dirty.insert(crate::deps::all_paths_key());
+    }
+    Plan {
+        old,
+        same,
+        remap,
+        dirty,
+        gone_or_changed,
+    }
+}

@@ -1,0 +1,248 @@
+//! Incremental builds give exactly the graph of a full build, whatever the edits.
+#![allow(clippy::unwrap_used)]
+
+use easel_code::{BuildOptions, build};
+use proptest::prelude::*;
+use std::fs;
+use std::path::Path;
+
+const PATHS: &[&str] = &[
+    "m0.py",
+    "m1.py",
+    "pkg/__init__.py",
+    "pkg/m2.py",
+    "pkg/sub/m3.py",
+    "web/app.js",
+    "web/util.js",
+];
+const PY_MODULES: &[&str] = &["m0", "m1", "pkg", "pkg.m2", "pkg.sub.m3"];
+const NAMES: &[&str] = &["a", "b", "c", "d"];
+const CLASSES: &[&str] = &["K", "L", "M"];
+
+/// One statement of a generated file, as indices into the vocabularies.
+#[derive(Debug, Clone)]
+struct Item {
+    kind: u8,
+    x: usize,
+    y: usize,
+    z: usize,
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    (0u8..12, 0usize..8, 0usize..8, 0usize..8).prop_map(|(kind, x, y, z)| Item { kind, x, y, z })
+}
+
+fn python(items: &[Item]) -> String {
+    let n = |i: usize| NAMES[i % NAMES.len()];
+    let c = |i: usize| CLASSES[i % CLASSES.len()];
+    let m = |i: usize| PY_MODULES[i % PY_MODULES.len()];
+    let mut out = String::new();
+    for it in items {
+        let (x, y, z) = (it.x, it.y, it.z);
+        let s = match it.kind {
+            0 => format!("from {} import {}\n", m(x), n(y)),
+            1 => format!("from {} import {}\n", m(x), c(y)),
+            2 => format!("import {}\n{}.{}()\n", m(x), m(x), n(y)),
+            3 => format!("def {}():\n    {}()\n", n(x), n(y)),
+            4 => format!("def {}(f):\n    return f()\n{}({})\n", n(x), n(x), n(y)),
+            5 => format!(
+                "class {}({}):\n    def {}(self):\n        self.{}()\n",
+                c(x),
+                c(y),
+                n(y),
+                n(z)
+            ),
+            6 => format!(
+                "class {}:\n    def {}(self):\n        return {}()\n",
+                c(x),
+                n(y),
+                n(z)
+            ),
+            7 => format!("{} = {}\n", n(x), n(y)),
+            8 => format!("{}().{}()\n", c(x), n(y)),
+            9 => format!(
+                "def {}(g):\n    return g\n\n@{}\ndef {}():\n    pass\n",
+                n(x),
+                n(x),
+                n(y)
+            ),
+            10 => format!("from {} import *\n", m(x)),
+            _ => format!(
+                "def {}():\n    return {}()\n{}().{}()\n",
+                n(x),
+                c(y),
+                n(x),
+                n(z)
+            ),
+        };
+        out.push_str(&s);
+    }
+    out
+}
+
+fn javascript(items: &[Item]) -> String {
+    let n = |i: usize| NAMES[i % NAMES.len()];
+    let m = |i: usize| ["./app.js", "./util.js"][i % 2];
+    let mut out = String::new();
+    for it in items {
+        let s = match it.kind % 4 {
+            0 => format!("import {{ {} }} from '{}';\n", n(it.x), m(it.y)),
+            1 => format!(
+                "export function {}() {{ return {}(); }}\n",
+                n(it.x),
+                n(it.y)
+            ),
+            2 => format!("{}();\n", n(it.x)),
+            _ => format!("export const {} = () => {}();\n", n(it.x), n(it.y)),
+        };
+        out.push_str(&s);
+    }
+    out
+}
+
+fn render(path: &str, items: &[Item]) -> String {
+    if path.ends_with(".js") {
+        javascript(items)
+    } else {
+        python(items)
+    }
+}
+
+fn apply(root: &Path, path: &str, content: Option<&str>) {
+    let p = root.join(path);
+    match content {
+        Some(text) => {
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(p, text).unwrap();
+        }
+        None => {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
+/// An edit: a file (by index) gets new content, or goes away.
+type Edit = (usize, Option<Vec<Item>>);
+
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    prop::collection::vec(
+        (
+            0..PATHS.len(),
+            prop::option::weighted(0.7, prop::collection::vec(item(), 0..6)),
+        ),
+        1..6,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn incremental_builds_equal_full_builds(
+        start in prop::collection::vec(prop::collection::vec(item(), 0..6), PATHS.len()),
+        steps in prop::collection::vec(edits(), 1..5),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (p, items) in PATHS.iter().zip(&start) {
+            apply(root, p, Some(&render(p, items)));
+        }
+        let cached = BuildOptions { use_cache: true, progress: None };
+        build(root, &cached).unwrap();
+        for step in steps {
+            for (i, content) in &step {
+                let text = content.as_ref().map(|items| render(PATHS[*i], items));
+                apply(root, PATHS[*i], text.as_deref());
+            }
+            let inc = build(root, &cached).unwrap();
+            let full = build(root, &BuildOptions::default()).unwrap();
+            prop_assert_eq!(&inc.graph, &full.graph);
+        }
+    }
+}
+
+/// A change that no other file can see is resolved again alone.
+#[test]
+fn an_edit_inside_a_function_resolves_only_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut files = Vec::new();
+    for i in 0..20 {
+        let text = format!("from lib import helper\n\ndef f{i}():\n    helper()\n    return {i}\n");
+        files.push((format!("m{i}.py"), text));
+    }
+    files.push(("lib.py".into(), "def helper():\n    pass\n".into()));
+    for (p, t) in &files {
+        apply(root, p, Some(t));
+    }
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    let first = build(root, &cached).unwrap();
+    assert_eq!(first.stats.resolved, 21);
+    apply(
+        root,
+        "m3.py",
+        Some("from lib import helper\n\ndef f3():\n    helper()\n    return 33\n"),
+    );
+    let second = build(root, &cached).unwrap();
+    assert_eq!(second.stats.resolved, 1);
+    assert_eq!(
+        second.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    // A new definition in the imported module can change what every importer calls.
+    apply(
+        root,
+        "lib.py",
+        Some("def helper():\n    pass\n\ndef other():\n    pass\n"),
+    );
+    let third = build(root, &cached).unwrap();
+    assert!(third.stats.resolved > 1, "{:?}", third.stats);
+    assert_eq!(
+        third.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+}
+
+/// A file that appears makes lookups that found nothing before find it; one that goes away
+/// takes its definitions with it.
+#[test]
+fn added_and_deleted_files_change_what_others_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    apply(
+        root,
+        "main.py",
+        Some("from lib import helper\n\ndef run():\n    helper()\n"),
+    );
+    apply(root, "other.py", Some("def untouched():\n    pass\n"));
+    let before = build(root, &cached).unwrap();
+    assert!(before.graph.call_pairs().is_empty());
+    apply(root, "lib.py", Some("def helper():\n    pass\n"));
+    let added = build(root, &cached).unwrap();
+    assert!(
+        added
+            .graph
+            .call_pairs()
+            .contains(&("main.run".into(), "lib.helper".into())),
+        "{:?}",
+        added.graph.call_pairs()
+    );
+    assert_eq!(
+        added.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    apply(root, "lib.py", None);
+    let deleted = build(root, &cached).unwrap();
+    assert!(deleted.graph.call_pairs().is_empty());
+    assert_eq!(
+        deleted.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+}
