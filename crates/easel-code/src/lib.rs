@@ -20,9 +20,11 @@
 //! # Ok(()) }
 //! ```
 
+pub mod board;
 mod cache;
 mod error;
 mod extract;
+pub mod hooks;
 mod impact;
 mod lang;
 mod model;
