@@ -27,6 +27,22 @@ pub enum CodeError {
         query: String,
         candidates: Vec<String>,
     },
+    #[error("cannot draw the {view} view: {source}")]
+    Render {
+        view: String,
+        #[source]
+        source: easel_render::RenderError,
+    },
+    #[error("cannot make the {view} view's .canvas file: {reason}")]
+    CanvasFile { view: String, reason: String },
+    #[error("'{name}' cannot be a view's file name")]
+    ViewName { name: String },
+    #[error("cannot write '{}': {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: easel_vault::VaultError,
+    },
 }
 
 fn suggestions_text(s: &[String]) -> String {
@@ -45,7 +61,16 @@ impl CodeError {
                 ErrorKind::NotFound
             }
             CodeError::Parse { .. } | CodeError::Ambiguous { .. } => ErrorKind::Invalid,
-            CodeError::Io { .. } => ErrorKind::Failure,
+            CodeError::Io { .. } | CodeError::Write { .. } | CodeError::CanvasFile { .. } => {
+                ErrorKind::Failure
+            }
+            CodeError::Render { source, .. } => match source {
+                easel_render::RenderError::TooLarge { .. }
+                | easel_render::RenderError::Empty { .. }
+                | easel_render::RenderError::Image(_) => ErrorKind::Invalid,
+                _ => ErrorKind::Failure,
+            },
+            CodeError::ViewName { .. } => ErrorKind::Invalid,
         }
     }
 
@@ -56,8 +81,16 @@ impl CodeError {
                 "pass the repository's folder, e.g. 'easel code init .'".into()
             }
             CodeError::Parse { .. } => "check the file's encoding and syntax".into(),
-            CodeError::Io { .. } => {
+            CodeError::Io { .. } | CodeError::Write { .. } => {
                 "check that the folder is writable and the disk is not full".into()
+            }
+            CodeError::Render { source, .. } => source.hint(),
+            CodeError::CanvasFile { .. } => {
+                "this is a bug in the view; please report it with the symbol or board that caused it"
+                    .into()
+            }
+            CodeError::ViewName { .. } => {
+                "use the name a view function returned: 'architecture', 'board' or 'impact_' followed by symbol_slug(symbol)".into()
             }
             CodeError::SymbolNotFound { suggestions, .. } if !suggestions.is_empty() => {
                 format!(

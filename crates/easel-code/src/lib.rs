@@ -29,6 +29,7 @@ mod impact;
 mod lang;
 mod model;
 mod resolve;
+pub mod views;
 
 pub use cache::CACHE_DIR;
 pub use error::{CodeError, ErrorKind};
@@ -38,6 +39,10 @@ pub use extract::{
 pub use impact::{Impact, Neighbor, SymbolMatch, find_symbol, impact, search_symbols};
 pub use lang::Lang;
 pub use model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
+pub use views::{
+    BoardCard, BoardView, EvidenceCard, View, ViewFiles, architecture_view, board_view,
+    impact_view, symbol_slug, write_view,
+};
 
 use rayon::prelude::*;
 use serde::Serialize;

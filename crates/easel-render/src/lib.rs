@@ -30,6 +30,7 @@
 mod canvas;
 mod file;
 mod font;
+mod image;
 mod layout;
 mod raster;
 mod scene;
@@ -37,6 +38,7 @@ mod scene;
 pub use canvas::{canvas_color, render_canvas};
 pub use file::{Format, RenderFileError, Rendered, render_canvas_file};
 pub use font::{FAMILY, TextStyle};
+pub use image::{Thumbnail, thumbnail};
 pub use layout::{
     Layout, LayoutOptions, Placed, Size, assign_layers, layered, layered_with_layers,
 };

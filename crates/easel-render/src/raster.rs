@@ -19,6 +19,8 @@ pub enum RenderError {
     Empty { width: f32, height: f32 },
     #[error("the PNG could not be encoded: {0}")]
     Encode(String),
+    #[error("an embedded image is not a readable PNG: {0}")]
+    Image(String),
 }
 
 impl RenderError {
@@ -30,6 +32,9 @@ impl RenderError {
             }
             RenderError::Empty { .. } => "there is nothing to draw; add nodes first".into(),
             RenderError::Encode(_) => "retry; if it persists, report it".into(),
+            RenderError::Image(_) => {
+                "pass PNG bytes for the image (e.g. a view's .png file), or leave the image out".into()
+            }
         }
     }
 }
@@ -69,6 +74,16 @@ fn options() -> usvg::Options<'static> {
 
 /// Rasterizes SVG text to PNG bytes at `scale` (2.0 for sharp images on high-density screens).
 pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, RenderError> {
+    encode(&svg_to_pixmap(svg, scale)?)
+}
+
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Encode(e.to_string()))
+}
+
+fn svg_to_pixmap(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, RenderError> {
     let tree =
         usvg::Tree::from_str(svg, &options()).map_err(|e| RenderError::Svg(e.to_string()))?;
     let size = tree.size();
@@ -90,20 +105,20 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, RenderError> {
         tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Encode(e.to_string()))
+    Ok(pixmap)
 }
 
 impl Scene {
-    /// The scene as PNG bytes at `scale`.
+    /// The scene as PNG bytes at `scale`. Images are drawn last, over everything else.
     pub fn to_png(&self, scale: f32) -> Result<Vec<u8>, RenderError> {
         // SVG itself rejects a zero size, with a less useful message.
         let (width, height) = (self.width * scale, self.height * scale);
         if !(width >= 1.0 && height >= 1.0) {
             return Err(RenderError::Empty { width, height });
         }
-        svg_to_png(&self.to_svg(), scale)
+        let mut pixmap = svg_to_pixmap(&self.to_svg(), scale)?;
+        crate::image::composite(&mut pixmap, &self.items, scale)?;
+        encode(&pixmap)
     }
 }
 

@@ -20,8 +20,10 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.contains(TMP_MARKER)
 }
 
-/// Replace `target` with `bytes` atomically, creating missing parent folders.
-pub(crate) fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), VaultError> {
+/// Replace `target` with `bytes` atomically, creating missing parent folders. For files
+/// outside a vault (e.g. generated pictures in a repository); vault files go through
+/// [`crate::Vault`], which also records them in the ledger.
+pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), VaultError> {
     let dir = target.parent().ok_or_else(|| {
         VaultError::io(
             "find the folder of",

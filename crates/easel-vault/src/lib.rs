@@ -81,6 +81,7 @@ mod rev;
 mod undo;
 mod vault;
 
+pub use atomic::write_atomic;
 pub use error::{ErrorKind, VaultError};
 pub use ledger::{Change, LedgerEntry, Written};
 pub use list::FileInfo;
