@@ -90,7 +90,7 @@ fn session_start_arms_and_pre_tool_use_waits_for_a_real_workspace() {
     assert!(ctx.starts_with(&format!("[Easel AUTO-INIT] root={}", r.path().display())), "{ctx}");
     assert!(ctx.contains("Created E1 (architecture): 2 files"), "{ctx}");
     assert!(ctx.contains("Board: 1 evidence, 0 claims, 0 decisions | Focus: none"), "{ctx}");
-    assert!(ctx.contains("Next: canvas(action=\"impact\", symbol=\"src.core.load\")"), "{ctx}");
+    assert!(ctx.contains("Next: canvas(action=\"impact\", symbol=\"cli.main\")"), "{ctx}");
     assert!(r.path().join(".codecanvas/state.json").is_file());
     assert_eq!(hook("pre-tool-use", &read), None);
 
@@ -133,7 +133,7 @@ fn post_tool_use_reports_the_impact_of_the_edited_function() {
     let ctx = context(&hook("post-tool-use", &edit).unwrap(), "PostToolUse");
     assert!(ctx.starts_with(&format!("[Easel IMPACT] root={}", d.display())), "{ctx}");
     assert!(
-        ctx.contains("src.core.parse (src/core.py:1): 1 callers, 0 callees, blast radius 2; called by src.core.load"),
+        ctx.contains("core.parse (src/core.py:1): 1 callers, 0 callees, blast radius 2; called by core.load"),
         "{ctx}"
     );
     assert!(ctx.contains("Next: check that the callers still work"), "{ctx}");
@@ -144,7 +144,7 @@ fn post_tool_use_reports_the_impact_of_the_edited_function() {
     edit2["tool_input"]["new_string"] = json!("return load('x')");
     edit2["tool_input"]["file_path"] = json!(d.join("src/cli.py"));
     let ctx = context(&hook("post-tool-use", &edit2).unwrap(), "PostToolUse");
-    assert!(ctx.contains("src.cli.main (src/cli.py:4): 1 callers"), "{ctx}");
+    assert!(ctx.contains("cli.main (src/cli.py:4): 1 callers"), "{ctx}");
 
     // Other tools, unknown files and broken input: silence, and exit 0.
     let bash = with(
