@@ -116,6 +116,10 @@ impl BoardError {
                 "give a qualified name or an id, e.g. {}",
                 call(front, "impact", &[("symbol", candidates.first().map(String::as_str).unwrap_or("pkg.mod.name"))])
             ),
+            BoardError::Code(CodeError::NotADirectory { .. }) if front != Front::Cli => format!(
+                "pass the repository's folder, e.g. {}",
+                call(front, "init", &[("repo_path", ".")])
+            ),
             BoardError::Code(e) => e.hint(),
             BoardError::Vault(e) => e.hint(),
         }
