@@ -65,8 +65,14 @@ fn a_whole_workflow_keeps_evidence_claims_decisions_and_progress() {
 
     let init = ok(d, &["code", "init"]);
     assert!(init.contains("parsed 3 files"), "{init}");
-    assert!(init.contains("Created E1 (architecture): 3 files"), "{init}");
-    assert!(init.contains("Most called: app.settings.merge_setting (2 callers)."), "{init}");
+    assert!(
+        init.contains("Created E1 (architecture): 3 files"),
+        "{init}"
+    );
+    assert!(
+        init.contains("Most called: app.settings.merge_setting (2 callers)."),
+        "{init}"
+    );
     assert!(
         init.contains("Board: 1 evidence, 0 claims, 0 decisions | Focus: none\nNext: 'easel code impact app.settings.merge_setting'"),
         "{init}"
@@ -82,8 +88,20 @@ fn a_whole_workflow_keeps_evidence_claims_decisions_and_progress() {
         "{imp}"
     );
 
-    let c = ok(d, &["code", "claim", "merge_setting drops b", "--kind", "finding"]);
-    assert!(c.starts_with("Created C1 (finding, linked to E2): \"merge_setting drops b\""), "{c}");
+    let c = ok(
+        d,
+        &[
+            "code",
+            "claim",
+            "merge_setting drops b",
+            "--kind",
+            "finding",
+        ],
+    );
+    assert!(
+        c.starts_with("Created C1 (finding, linked to E2): \"merge_setting drops b\""),
+        "{c}"
+    );
     let out = easel(d)
         .args(["code", "decide", "x", "--kind", "wish"])
         .output()
@@ -93,13 +111,22 @@ fn a_whole_workflow_keeps_evidence_claims_decisions_and_progress() {
     let p = ok(d, &["code", "decide", "merge b into a"]);
     assert!(p.starts_with("Created D1 (plan, linked to E2)"), "{p}");
 
-    let m = ok(d, &["code", "mark", "merge_hooks", "--text", "test_merge passes"]);
-    assert!(m.contains("Progress on app.settings.merge_setting: 1/4 affected nodes addressed."), "{m}");
+    let m = ok(
+        d,
+        &["code", "mark", "merge_hooks", "--text", "test_merge passes"],
+    );
+    assert!(
+        m.contains("Progress on app.settings.merge_setting: 1/4 affected nodes addressed."),
+        "{m}"
+    );
     let s = ok(d, &["code", "skip", "get", "--text", "only forwards"]);
     assert!(s.contains("2/4"), "{s}");
     // Without a symbol, mark means the focus itself.
     let m = ok(d, &["code", "mark"]);
-    assert!(m.starts_with("Marked app.settings.merge_setting (D4)"), "{m}");
+    assert!(
+        m.starts_with("Marked app.settings.merge_setting (D4)"),
+        "{m}"
+    );
     assert!(m.contains("Next: check app.session.Session.request (app/session.py:4), then 'easel code mark app.session.Session.request'"), "{m}");
 
     let status = json(d, &["code", "status"]);
@@ -111,13 +138,25 @@ fn a_whole_workflow_keeps_evidence_claims_decisions_and_progress() {
     );
 
     let read = ok(d, &["code", "read"]);
-    assert!(read.contains("[x] app.settings.merge_hooks (app/settings.py:4)"), "{read}");
+    assert!(
+        read.contains("[x] app.settings.merge_hooks (app/settings.py:4)"),
+        "{read}"
+    );
     assert!(read.contains("[ ] app.session.Session.request"), "{read}");
-    assert!(read.contains("- C1 finding [E2]: merge_setting drops b"), "{read}");
-    assert!(read.contains("- D3 skip app.session.get [E2]: only forwards"), "{read}");
+    assert!(
+        read.contains("- C1 finding [E2]: merge_setting drops b"),
+        "{read}"
+    );
+    assert!(
+        read.contains("- D3 skip app.session.get [E2]: only forwards"),
+        "{read}"
+    );
 
     let t = ok(d, &["code", "task", "t1"]);
-    assert!(t.starts_with("Selected task T1: Settings lose values"), "{t}");
+    assert!(
+        t.starts_with("Selected task T1: Settings lose values"),
+        "{t}"
+    );
     assert!(t.contains("| Task: T1"), "{t}");
 
     // The state is plain JSON, and every change is in the board's ledger.
@@ -178,5 +217,8 @@ fn concurrent_claims_are_all_kept_with_distinct_ids() {
     assert_eq!(ids.len(), 8);
     let mut texts: Vec<&str> = claims.iter().map(|c| c["text"].as_str().unwrap()).collect();
     texts.sort();
-    assert_eq!(texts, (0..8).map(|i| format!("claim {i}")).collect::<Vec<_>>());
+    assert_eq!(
+        texts,
+        (0..8).map(|i| format!("claim {i}")).collect::<Vec<_>>()
+    );
 }

@@ -262,21 +262,34 @@ mod tests {
         let tool = CodeTool::default();
         let repo = dir.path().to_str().unwrap();
         let e = tool
-            .call("mcp:test", args(json!({"action": "status", "repo_path": repo})))
+            .call(
+                "mcp:test",
+                args(json!({"action": "status", "repo_path": repo})),
+            )
             .unwrap_err();
         assert!(e.hint.contains("canvas(action=\"init\")"), "{e:?}");
-        tool.call("mcp:test", args(json!({"action": "init", "repo_path": repo})))
-            .unwrap();
+        tool.call(
+            "mcp:test",
+            args(json!({"action": "init", "repo_path": repo})),
+        )
+        .unwrap();
         let e = tool
-            .call("mcp:test", args(json!({"action": "impact", "symbol": "helpr"})))
+            .call(
+                "mcp:test",
+                args(json!({"action": "impact", "symbol": "helpr"})),
+            )
             .unwrap_err();
         assert!(e.message.contains("helper"), "{e:?}");
         assert!(
-            e.hint.contains("canvas(action=\"impact\", symbol=\"helper\")"),
+            e.hint
+                .contains("canvas(action=\"impact\", symbol=\"helper\")"),
             "{e:?}"
         );
         let out = tool
-            .call("mcp:test", args(json!({"action": "impact", "symbol": "helper", "depth": "2"})))
+            .call(
+                "mcp:test",
+                args(json!({"action": "impact", "symbol": "helper", "depth": "2"})),
+            )
             .unwrap();
         let ContentBlock::Text(t) = &out[0] else {
             panic!("{out:?}")

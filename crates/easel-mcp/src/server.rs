@@ -214,11 +214,12 @@ impl ServerHandler for EaselMcp {
         if request.name == code_tool::NAME {
             let code = self.code.clone();
             // Parsing and drawing are CPU-bound and do file IO.
-            let outcome = tokio::task::spawn_blocking(move || {
-                code.call(&actor.name, request.arguments)
-            })
-            .await
-            .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool canvas stopped: {e}"))));
+            let outcome =
+                tokio::task::spawn_blocking(move || code.call(&actor.name, request.arguments))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(ToolError::failure(format!("the tool canvas stopped: {e}")))
+                    });
             return Ok(match outcome {
                 Ok(blocks) => CallToolResult::success(blocks),
                 Err(e) => tool_error_result("canvas", &e),

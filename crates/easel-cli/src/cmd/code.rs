@@ -20,7 +20,13 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
             // With a board, the analysis is evidence too (as the `canvas` tool's impact).
             let board = if board::exists(&dir) {
                 let opts = super::code_board::options();
-                Some(board::record_impact(&dir, &built.graph, i.clone(), 20, &opts)?)
+                Some(board::record_impact(
+                    &dir,
+                    &built.graph,
+                    i.clone(),
+                    20,
+                    &opts,
+                )?)
             } else {
                 None
             };

@@ -124,7 +124,12 @@ pub struct Progress {
 impl Outcome {
     /// The response text: result, board line, next hint.
     pub fn text(&self) -> String {
-        format!("{}\n\n{}\n{}", self.result.trim_end(), self.board, self.next)
+        format!(
+            "{}\n\n{}\n{}",
+            self.result.trim_end(),
+            self.board,
+            self.next
+        )
     }
 }
 
@@ -386,7 +391,12 @@ fn most_called(g: &Graph) -> Option<(String, usize)> {
         .map(|(id, set)| (*id, set.len()))
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))?;
     let node = g.node(id)?;
-    let unique = g.nodes.iter().filter(|x| x.qualname == node.qualname).count() == 1;
+    let unique = g
+        .nodes
+        .iter()
+        .filter(|x| x.qualname == node.qualname)
+        .count()
+        == 1;
     Some((
         if unique {
             node.qualname.clone()
@@ -436,7 +446,10 @@ fn impact_on(
     m.insert("depth".to_string(), u64::from(impact.depth));
     m.insert("callers".to_string(), impact.counts.callers as u64);
     m.insert("callees".to_string(), impact.counts.callees as u64);
-    m.insert("blast_radius".to_string(), impact.counts.blast_radius as u64);
+    m.insert(
+        "blast_radius".to_string(),
+        impact.counts.blast_radius as u64,
+    );
     m.insert(
         "unresolved_calls".to_string(),
         impact.counts.unresolved_calls as u64,

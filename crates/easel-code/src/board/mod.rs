@@ -110,17 +110,15 @@ impl Store {
     ) -> Result<(State, T), BoardError> {
         let abs = self.path.abs().to_path_buf();
         let change = Change::new(actor, format!("board.{op}"), summary);
-        let (_, out) = self
-            .vault
-            .modify(&self.path, Expect::Any, &change, |old| {
-                let mut state = match old {
-                    Some(bytes) => State::parse(bytes, &abs)?,
-                    None => State::default(),
-                };
-                let value = f(&mut state)?;
-                let bytes = state.to_bytes(&abs)?;
-                Ok::<_, BoardError>((bytes, (state, value)))
-            })?;
+        let (_, out) = self.vault.modify(&self.path, Expect::Any, &change, |old| {
+            let mut state = match old {
+                Some(bytes) => State::parse(bytes, &abs)?,
+                None => State::default(),
+            };
+            let value = f(&mut state)?;
+            let bytes = state.to_bytes(&abs)?;
+            Ok::<_, BoardError>((bytes, (state, value)))
+        })?;
         Ok(out)
     }
 

@@ -24,7 +24,11 @@ pub(crate) fn board(root: &Path, state: &State) -> Result<Image, BoardError> {
     let shown = &state.evidence[skip..];
     let pngs: Vec<Option<Vec<u8>>> = shown
         .iter()
-        .map(|e| e.image.as_ref().and_then(|p| std::fs::read(root.join(p)).ok()))
+        .map(|e| {
+            e.image
+                .as_ref()
+                .and_then(|p| std::fs::read(root.join(p)).ok())
+        })
         .collect();
     let summaries: Vec<String> = shown.iter().map(summary).collect();
     let decision_texts: Vec<String> = state

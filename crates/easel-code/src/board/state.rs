@@ -361,7 +361,10 @@ mod tests {
     #[test]
     fn kinds_default_and_refuse_unknown_words() {
         assert_eq!(ClaimKind::parse(None).unwrap(), ClaimKind::Hypothesis);
-        assert_eq!(ClaimKind::parse(Some("Finding")).unwrap(), ClaimKind::Finding);
+        assert_eq!(
+            ClaimKind::parse(Some("Finding")).unwrap(),
+            ClaimKind::Finding
+        );
         assert!(ClaimKind::parse(Some("guess")).is_err());
         assert_eq!(
             DecisionKind::parse_decide(Some("test")).unwrap(),

@@ -52,9 +52,12 @@ impl IdValue {
 
 /// Where the tasks file is: `tasks.yaml` at the root, else `.codecanvas/tasks.yaml`.
 pub fn tasks_path(root: &Path) -> Option<PathBuf> {
-    [root.join("tasks.yaml"), root.join(".codecanvas").join("tasks.yaml")]
-        .into_iter()
-        .find(|p| p.is_file())
+    [
+        root.join("tasks.yaml"),
+        root.join(".codecanvas").join("tasks.yaml"),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
 }
 
 /// Every task in the file.

@@ -111,7 +111,9 @@ pub fn next_hint(state: &State, action: &str, front: Front) -> String {
             c("claim", &[("text", "…")]),
             c("decide", &[("text", "…")]),
             open.len(),
-            open.first().map(|a| a.qualname.as_str()).unwrap_or(&focus.symbol)
+            open.first()
+                .map(|a| a.qualname.as_str())
+                .unwrap_or(&focus.symbol)
         ),
         "claim" => format!(
             "Next: commit to a plan with {}, or gather more evidence with {}.",
@@ -152,7 +154,11 @@ mod tests {
             "'easel code impact foo'"
         );
         assert_eq!(
-            call(Front::Cli, "decide", &[("kind", "test"), ("text", "run it")]),
+            call(
+                Front::Cli,
+                "decide",
+                &[("kind", "test"), ("text", "run it")]
+            ),
             "'easel code decide --kind test \"run it\"'"
         );
         assert_eq!(

@@ -28,7 +28,8 @@ pub struct HookInput {
 
 impl HookInput {
     pub fn parse(bytes: &[u8]) -> Result<HookInput, String> {
-        serde_json::from_slice(bytes).map_err(|e| format!("the hook input is not the JSON Claude Code sends: {e}"))
+        serde_json::from_slice(bytes)
+            .map_err(|e| format!("the hook input is not the JSON Claude Code sends: {e}"))
     }
 
     /// The file or folder the tool works on, made absolute against `cwd`.
@@ -86,7 +87,9 @@ pub fn workspace_root(cwd: Option<&Path>, target: Option<&Path>) -> Option<PathB
         }
     }
     let file = target.filter(|t| t.is_file() && Lang::from_path(t).is_some())?;
-    file.parent().filter(|d| !too_wide(d)).map(Path::to_path_buf)
+    file.parent()
+        .filter(|d| !too_wide(d))
+        .map(Path::to_path_buf)
 }
 
 /// Lines (counted from 1, inclusive) an Edit, MultiEdit or Write changed in `text`, the file
@@ -178,8 +181,14 @@ mod tests {
         );
         assert_eq!(workspace_root(Some(&dir.path().join("work")), None), None);
         std::fs::create_dir(repo.join(".git")).unwrap();
-        assert_eq!(workspace_root(None, Some(&repo.join("src/a.py"))), Some(repo.clone()));
-        assert_eq!(workspace_root(Some(&repo.join("src")), None), Some(repo.clone()));
+        assert_eq!(
+            workspace_root(None, Some(&repo.join("src/a.py"))),
+            Some(repo.clone())
+        );
+        assert_eq!(
+            workspace_root(Some(&repo.join("src")), None),
+            Some(repo.clone())
+        );
         assert_eq!(
             workspace_root(None, Some(&dir.path().join("work/loose.py"))),
             Some(dir.path().join("work"))
@@ -199,7 +208,10 @@ mod tests {
             tool_input: json!({"file_path": "x.py", "old_string": "b", "new_string": "def g():\n    pass"}),
             ..HookInput::default()
         };
-        assert_eq!(edited_lines(&input, "a\n\ndef g():\n    pass\n"), vec![(3, 4)]);
+        assert_eq!(
+            edited_lines(&input, "a\n\ndef g():\n    pass\n"),
+            vec![(3, 4)]
+        );
         let input = HookInput {
             tool_input: json!({"edits": [{"old_string": "q", "new_string": "z = 2"}]}),
             ..HookInput::default()

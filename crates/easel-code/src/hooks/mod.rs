@@ -84,7 +84,10 @@ pub fn handle(event: HookEvent, stdin: &[u8]) -> Option<String> {
     let tool = input.tool_name.as_deref().unwrap_or("-");
     match outcome {
         Ok(Some(context)) => {
-            log(root.as_deref(), &format!("{} {tool} ok {ms} ms", event.name()));
+            log(
+                root.as_deref(),
+                &format!("{} {tool} ok {ms} ms", event.name()),
+            );
             Some(
                 json!({"hookSpecificOutput": {"hookEventName": event.name(), "additionalContext": context}})
                     .to_string(),
@@ -94,7 +97,11 @@ pub fn handle(event: HookEvent, stdin: &[u8]) -> Option<String> {
         Err(e) => {
             log(
                 root.as_deref(),
-                &format!("{} {tool} failed after {ms} ms: {e} (hint: {})", event.name(), e.hint_for(Front::Hook)),
+                &format!(
+                    "{} {tool} failed after {ms} ms: {e} (hint: {})",
+                    event.name(),
+                    e.hint_for(Front::Hook)
+                ),
             );
             None
         }
@@ -103,7 +110,10 @@ pub fn handle(event: HookEvent, stdin: &[u8]) -> Option<String> {
 
 /// Appends a line to `.codecanvas/hook.log` of a root that has a board folder.
 fn log(root: Option<&Path>, line: &str) {
-    let Some(dir) = root.map(|r| r.join(board::BOARD_DIR)).filter(|d| d.is_dir()) else {
+    let Some(dir) = root
+        .map(|r| r.join(board::BOARD_DIR))
+        .filter(|d| d.is_dir())
+    else {
         tracing::debug!("{line}");
         return;
     };
@@ -236,7 +246,12 @@ fn post_tool_use(
             node.qualname, node.file, node.start_line, c.callers, c.callees, c.blast_radius
         ));
         if !i.callers.is_empty() {
-            let names: Vec<&str> = i.callers.iter().take(5).map(|n| n.qualname.as_str()).collect();
+            let names: Vec<&str> = i
+                .callers
+                .iter()
+                .take(5)
+                .map(|n| n.qualname.as_str())
+                .collect();
             out.push_str(&format!("; called by {}", names.join(", ")));
             if i.callers.len() > 5 {
                 out.push_str(&format!(" and {} more", i.callers.len() - 5));

@@ -43,11 +43,13 @@ fn command_for(easel: &str, event: HookEvent) -> String {
 
 /// Whether a settings hook entry is one of Easel's (so a new install replaces it).
 fn is_ours(hook: &Value) -> bool {
-    hook.get("command").and_then(Value::as_str).is_some_and(|c| {
-        HOOK_EVENTS
-            .iter()
-            .any(|(e, _, _)| c.ends_with(&format!(" code hook {}", e.verb())))
-    })
+    hook.get("command")
+        .and_then(Value::as_str)
+        .is_some_and(|c| {
+            HOOK_EVENTS
+                .iter()
+                .any(|(e, _, _)| c.ends_with(&format!(" code hook {}", e.verb())))
+        })
 }
 
 /// The hooks Easel installs, in Claude Code's settings format, calling `easel` (a command name
@@ -182,7 +184,10 @@ mod tests {
             "'/opt/my tools/easel' code hook post-tool-use"
         );
         assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), 1);
-        assert_eq!(v["hooks"]["SessionStart"][0]["matcher"], "startup|resume|clear|compact");
+        assert_eq!(
+            v["hooks"]["SessionStart"][0]["matcher"],
+            "startup|resume|clear|compact"
+        );
     }
 
     #[test]
