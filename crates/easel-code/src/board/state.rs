@@ -377,8 +377,10 @@ mod tests {
     fn newer_or_broken_files_are_refused() {
         let p = Path::new("state.json");
         assert!(State::parse(b"{", p).is_err());
-        let mut s = State::default();
-        s.version = STATE_VERSION + 1;
+        let s = State {
+            version: STATE_VERSION + 1,
+            ..State::default()
+        };
         assert!(State::parse(&s.to_bytes(p).unwrap(), p).is_err());
         let ok = State::default();
         assert_eq!(State::parse(&ok.to_bytes(p).unwrap(), p).unwrap(), ok);
