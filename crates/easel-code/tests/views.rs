@@ -95,6 +95,32 @@ fn check_canvas(text: &str, root: &Path) -> Canvas {
         );
         assert!(root.join(f).is_file(), "{f} does not exist");
     }
+    // In Obsidian too, cards do not cover each other, and a group holds whole cards.
+    let rects: Vec<(bool, easel_canvas::Rect)> = canvas
+        .nodes()
+        .iter()
+        .map(|n| (matches!(n.kind(), CanvasKind::Group), n.rect().unwrap()))
+        .collect();
+    let meet = |a: &easel_canvas::Rect, b: &easel_canvas::Rect| {
+        a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+    };
+    let inside = |a: &easel_canvas::Rect, g: &easel_canvas::Rect| {
+        a.x >= g.x
+            && a.y >= g.y
+            && a.x + a.width <= g.x + g.width
+            && a.y + a.height <= g.y + g.height
+    };
+    for (i, (ga, a)) in rects.iter().enumerate() {
+        for (gb, b) in &rects[i + 1..] {
+            let ok = match (ga, gb) {
+                (false, false) => !meet(a, b),
+                (true, false) => !meet(a, b) || inside(b, a),
+                (false, true) => !meet(a, b) || inside(a, b),
+                (true, true) => !meet(a, b) || inside(a, b) || inside(b, a),
+            };
+            assert!(ok, "{a:?} and {b:?} overlap");
+        }
+    }
     canvas
 }
 
@@ -233,7 +259,8 @@ fn board_with_thumbnails_points_at_the_written_pictures() {
         assert!(f.is_file(), "{}", f.display());
     }
     assert_eq!(std::fs::read(&arch_files.png).unwrap(), arch.png);
-    let arch_path = format!(".codecanvas/{}.png", arch.name);
+    let arch_path = arch.png_path();
+    assert_eq!(arch_path, ".codecanvas/architecture.png");
     let imp_path = format!(".codecanvas/{}.png", imp_view.name);
     let b = board(vec![
         EvidenceCard {

@@ -345,10 +345,11 @@ fn district(
         })
         .collect();
     let n = cards.len();
+    // Near-square grids, so a big folder is neither a tower nor a strip.
     let columns = match n {
         0..=2 => n.max(1),
         3..=4 => 2,
-        _ => 3,
+        _ => ((n as f32).sqrt().ceil() as usize).clamp(3, 5),
     };
     let rows = n.div_ceil(columns).max(1);
     let mut col_w = vec![0.0f32; columns];
@@ -537,7 +538,8 @@ pub(crate) fn architecture_drawing(graph: &Graph) -> Result<(Drawing, String, St
     if mods.iter().any(|m| m.hub) {
         stats.push_str(" · hubs outlined in red");
     }
-    let header_h = line(style::TITLE) + line(style::SMALL) + 8.0;
+    // Room under the title for the label Obsidian draws above a group in the `.canvas` twin.
+    let header_h = line(style::TITLE) + line(style::SMALL) + 24.0;
     let top = MARGIN + header_h;
 
     let mut rects: Vec<Option<Rect>> = vec![None; districts.len()];
@@ -550,7 +552,12 @@ pub(crate) fn architecture_drawing(graph: &Graph) -> Result<(Drawing, String, St
     } else {
         top - MARGIN + layout.height - MARGIN + 24.0
     };
-    let shelf_width = layout.width.max(1400.0);
+    // Rows about as wide as a 16:10 picture of all the loose folders would be.
+    let loose_area: f32 = (0..districts.len())
+        .filter(|&i| !linked[i])
+        .map(|i| (districts[i].size.width + 24.0) * (districts[i].size.height + 24.0))
+        .sum();
+    let shelf_width = layout.width.max((loose_area * 1.6).sqrt()).max(1000.0);
     let (mut x, mut y, mut row_h) = (MARGIN, graph_bottom, 0.0f32);
     let mut right = layout.width;
     for i in (0..districts.len()).filter(|&i| !linked[i]) {
@@ -616,7 +623,7 @@ pub(crate) fn architecture_drawing(graph: &Graph) -> Result<(Drawing, String, St
     let placement = Placement {
         districts: district_rects,
         cards: card_rects,
-        header: Rect::new(MARGIN, MARGIN, text_w, header_h),
+        header: Rect::new(MARGIN, MARGIN, text_w, header_h - 24.0),
         footer: footer_text.map(|t| {
             (
                 Rect::new(MARGIN, footer_y, text_w, line(style::BODY) + 8.0),

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 /// Boxes per side, "+N more" included.
 pub const MAX_PER_SIDE: usize = 8;
 const CARD_MIN: f32 = 160.0;
-const CARD_MAX: f32 = 280.0;
+const CARD_MAX: f32 = 240.0;
 const TARGET_MIN: f32 = 240.0;
 const TARGET_MAX: f32 = 440.0;
 const MARGIN: f32 = 20.0;
@@ -329,7 +329,8 @@ pub(crate) fn impact_drawing(
         t.start_line,
         impact.depth
     );
-    let header_h = line(style::TITLE) + line(style::SMALL) + 12.0;
+    // Room under the title for the label Obsidian draws above a group in the `.canvas` twin.
+    let header_h = line(style::TITLE) + line(style::SMALL) + 24.0;
     let (ox, oy) = (MARGIN + CAPTION_W, MARGIN + header_h);
     let by_depth: Vec<String> = impact
         .counts
@@ -464,7 +465,7 @@ pub(crate) fn impact_drawing(
     let mut c = CanvasFile::new(name);
     c.text(
         "header",
-        Rect::new(MARGIN, MARGIN, full, header_h),
+        Rect::new(MARGIN, MARGIN, full, header_h - 24.0),
         &format!("## {title}\n{subtitle}"),
         None,
     )?;

@@ -50,6 +50,14 @@ pub struct View {
     pub summary: String,
 }
 
+impl View {
+    /// Where [`write_view`] puts the PNG, relative to the repository root: the path an
+    /// [`EvidenceCard::png_path`] wants.
+    pub fn png_path(&self) -> String {
+        format!("{VIEWS_DIR}/{}.png", self.name)
+    }
+}
+
 /// Where [`write_view`] put a view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViewFiles {

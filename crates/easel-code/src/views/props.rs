@@ -127,15 +127,16 @@ fn graph(
     g
 }
 
-fn shapes() -> impl Strategy<
-    Value = (
-        Vec<String>,
-        Vec<String>,
-        Vec<ModuleShape>,
-        Vec<(usize, usize)>,
-        Vec<(usize, usize)>,
-    ),
-> {
+/// Names, folders, modules, imports and calls of a random graph.
+type Shapes = (
+    Vec<String>,
+    Vec<String>,
+    Vec<ModuleShape>,
+    Vec<(usize, usize)>,
+    Vec<(usize, usize)>,
+);
+
+fn shapes() -> impl Strategy<Value = Shapes> {
     (
         prop::collection::vec("[a-z][a-z_]{0,40}", 1..8),
         prop::collection::vec("([a-z]{1,12}(/[a-z_]{1,20}){0,3})?", 1..12),
