@@ -170,6 +170,102 @@ pub enum CodeCmd {
         #[arg(default_value = ".")]
         dir: PathBuf,
     },
+    #[command(flatten)]
+    Board(BoardCmd),
+    /// Run one Claude Code hook: reads the hook's JSON on stdin, prints the context for the
+    /// model; never fails (problems go to .codecanvas/hook.log).
+    Hook {
+        #[arg(value_enum)]
+        event: HookArg,
+    },
+    /// Claude Code hooks for this repository.
+    #[command(subcommand)]
+    Hooks(HooksCmd),
+}
+
+/// The evidence board verbs (`.codecanvas/state.json`).
+#[derive(Debug, Subcommand)]
+pub enum BoardCmd {
+    /// Record a hypothesis, finding or question, linked to the latest evidence.
+    Claim {
+        text: String,
+        /// hypothesis (default), finding or question.
+        #[arg(long)]
+        kind: Option<String>,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Record a plan, test or edit, linked to the latest evidence.
+    Decide {
+        text: String,
+        /// plan (default), test or edit.
+        #[arg(long)]
+        kind: Option<String>,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Mark a symbol as verified (the focused symbol when none is given).
+    Mark {
+        symbol: Option<String>,
+        /// How it was verified.
+        #[arg(long)]
+        text: Option<String>,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Mark a symbol as out of scope (the focused symbol when none is given).
+    Skip {
+        symbol: Option<String>,
+        /// Why it is out of scope.
+        #[arg(long)]
+        text: Option<String>,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Show the evidence board and draw it (.codecanvas/board.png).
+    Status {
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Print the whole evidence board as text.
+    Read {
+        #[command(flatten)]
+        dir: DirArg,
+    },
+    /// Select a task from tasks.yaml.
+    Task {
+        task_id: String,
+        #[command(flatten)]
+        dir: DirArg,
+    },
+}
+
+/// The repository folder of a board verb.
+#[derive(Debug, Args)]
+pub struct DirArg {
+    /// The repository folder.
+    #[arg(long, default_value = ".")]
+    pub dir: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum HookArg {
+    SessionStart,
+    PreToolUse,
+    PostToolUse,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCmd {
+    /// Merge Easel's hooks into the project's .claude/settings.json.
+    Install {
+        /// The project folder.
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+        /// The easel command the hooks run (a name on PATH or a full path).
+        #[arg(long, default_value = "easel")]
+        command: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -49,6 +49,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         easel_thread::ThreadError,
         easel_render::RenderFileError,
         easel_code::CodeError,
+        easel_code::board::BoardError,
         easel_mcp::ServeError,
         easel_llm::LlmError,
         UsageError,

@@ -80,7 +80,7 @@ fn stdio_server_answers_tools_and_survives_errors() {
     let mut c = Client::start(dir.path());
 
     let tools = c.request("tools/list", json!({}));
-    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 14);
+    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 15);
 
     let (is_error, text) = c.call("canvas_read", json!({"path": "Ideas"}));
     assert!(is_error);

@@ -20,11 +20,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod board;
 mod builtins;
 mod cache;
 mod deps;
 mod error;
 mod extract;
+pub mod hooks;
 mod impact;
 mod incremental;
 mod lang;

@@ -32,6 +32,7 @@
 
 #![warn(missing_docs)]
 
+pub mod code_tool;
 pub mod error;
 pub mod http;
 pub mod server;

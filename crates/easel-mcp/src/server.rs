@@ -1,5 +1,6 @@
 //! The MCP handler: tools from [`crate::tools`], canvases as `canvas://` resources.
 
+use crate::code_tool::{self, CodeTool};
 use crate::error::ToolError;
 use crate::tools::{self, ToolSpec};
 use easel_vault::Vault;
@@ -29,6 +30,7 @@ ledger_list shows them and ledger_undo reverts one.";
 pub struct EaselMcp {
     vault: Vault,
     tools: Arc<Vec<Tool>>,
+    code: Arc<CodeTool>,
 }
 
 fn to_tool(spec: ToolSpec) -> Tool {
@@ -44,6 +46,20 @@ fn to_tool(spec: ToolSpec) -> Tool {
         ))
         .open_world(false);
     Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations)
+}
+
+/// The code canvas tool, which works on a repository rather than the vault.
+fn code_tool_spec() -> Tool {
+    let schema = match code_tool::schema() {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    let annotations = ToolAnnotations::new()
+        .read_only(false)
+        .destructive(false)
+        .open_world(false);
+    Tool::new(code_tool::NAME, code_tool::DESCRIPTION, Arc::new(schema))
+        .with_annotations(annotations)
 }
 
 /// `mcp:<client name>` from the initialize handshake, kept to characters that read well in
@@ -112,9 +128,12 @@ pub fn path_from_uri(uri: &str) -> Result<String, String> {
 impl EaselMcp {
     /// A server over `vault`.
     pub fn new(vault: Vault) -> EaselMcp {
+        let mut list: Vec<Tool> = tools::catalogue().into_iter().map(to_tool).collect();
+        list.push(code_tool_spec());
         EaselMcp {
             vault,
-            tools: Arc::new(tools::catalogue().into_iter().map(to_tool).collect()),
+            tools: Arc::new(list),
+            code: Arc::new(CodeTool::default()),
         }
     }
 
@@ -152,6 +171,16 @@ impl EaselMcp {
     }
 }
 
+/// A failed call as the client sees it: the text a model reads, and the same as structure.
+fn tool_error_result(tool: &str, e: &ToolError) -> CallToolResult {
+    tracing::debug!(tool = %tool, error = %e, "tool error");
+    let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_text())]);
+    result.structured_content = Some(serde_json::json!({
+        "error": {"kind": e.kind_name(), "message": e.message, "hint": e.hint}
+    }));
+    result
+}
+
 impl ServerHandler for EaselMcp {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -182,6 +211,21 @@ impl ServerHandler for EaselMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let actor = actor_for(&context);
+        if request.name == code_tool::NAME {
+            let code = self.code.clone();
+            // Parsing and drawing are CPU-bound and do file IO.
+            let outcome =
+                tokio::task::spawn_blocking(move || code.call(&actor.name, request.arguments))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(ToolError::failure(format!("the tool canvas stopped: {e}")))
+                    });
+            return Ok(match outcome {
+                Ok(blocks) => CallToolResult::success(blocks),
+                Err(e) => tool_error_result("canvas", &e),
+            }
+            .into());
+        }
         let vault = self.vault.clone();
         let name = request.name.to_string();
         let tool = name.clone();
@@ -196,14 +240,7 @@ impl ServerHandler for EaselMcp {
             // every response (a 1,000-node canvas_read is ~300 kB) for clients that all read
             // the text anyway.
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-            Err(e) => {
-                tracing::debug!(tool = %tool, error = %e, "tool error");
-                let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_text())]);
-                result.structured_content = Some(serde_json::json!({
-                    "error": {"kind": e.kind_name(), "message": e.message, "hint": e.hint}
-                }));
-                result
-            }
+            Err(e) => tool_error_result(&tool, &e),
         }
         .into())
     }

@@ -116,7 +116,19 @@ impl Scene {
         if !(width >= 1.0 && height >= 1.0) {
             return Err(RenderError::Empty { width, height });
         }
-        let mut pixmap = svg_to_pixmap(&self.to_svg(), scale)?;
+        // Images are composited below, so the SVG handed to resvg leaves them out: it was
+        // built without image decoding and would warn about every one.
+        let shapes = Scene {
+            items: self
+                .items
+                .iter()
+                .filter(|i| !matches!(i, crate::scene::Item::Image { .. }))
+                .cloned()
+                .collect(),
+            background: self.background.clone(),
+            ..*self
+        };
+        let mut pixmap = svg_to_pixmap(&shapes.to_svg(), scale)?;
         crate::image::composite(&mut pixmap, &self.items, scale)?;
         encode(&pixmap)
     }

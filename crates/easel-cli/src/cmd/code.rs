@@ -2,6 +2,7 @@
 
 use crate::cli::CodeCmd;
 use crate::output::Output;
+use easel_code::board;
 use easel_code::{BuildOptions, Built, EdgeKind, Graph, NodeKind};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -16,7 +17,33 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
         CodeCmd::Impact { symbol, depth, dir } => {
             let built = build(&dir)?;
             let i = easel_code::impact(&built.graph, &symbol, depth)?;
-            out.emit(&i, print_impact)
+            // With a board, the analysis is evidence too (as the `canvas` tool's impact).
+            let board = if board::exists(&dir) {
+                let opts = super::code_board::options();
+                Some(board::record_impact(
+                    &dir,
+                    &built.graph,
+                    i.clone(),
+                    20,
+                    &opts,
+                )?)
+            } else {
+                None
+            };
+            #[derive(Serialize)]
+            struct Recorded {
+                #[serde(flatten)]
+                impact: easel_code::Impact,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                board: Option<board::Outcome>,
+            }
+            out.emit(&Recorded { impact: i, board }, |r| {
+                print_impact(&r.impact);
+                if let Some(o) = &r.board {
+                    println!();
+                    super::code_board::print(o);
+                }
+            })
         }
         CodeCmd::Symbols { query, limit, dir } => {
             let built = build(&dir)?;
@@ -49,6 +76,9 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
             let built = build(&dir)?;
             out.emit(&built.graph, print_graph)
         }
+        CodeCmd::Board(b) => super::code_board::run(out, b),
+        CodeCmd::Hook { event } => super::hooks::hook(event),
+        CodeCmd::Hooks(h) => super::hooks::run(out, h),
     }
 }
 
@@ -92,6 +122,7 @@ struct InitResult {
     /// Calls to the language's builtins and standard library, not counted as unresolved.
     builtin_calls: usize,
     problems: Vec<String>,
+    board: board::Outcome,
 }
 
 #[derive(Serialize, Default)]
@@ -116,6 +147,7 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
     if !(built.unchanged && path.is_file()) {
         easel_code::save_graph(dir, &built.graph)?;
     }
+    let recorded = board::record_architecture(dir, &built, &super::code_board::options())?;
     let g = &built.graph;
     let mut nodes = Counts::default();
     for n in &g.nodes {
@@ -143,6 +175,7 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
         unresolved: g.unresolved.len(),
         builtin_calls: g.builtin_calls.len(),
         problems: built.problems.clone(),
+        board: recorded,
     };
     out.emit(&r, |r| {
         outln!(
@@ -170,6 +203,8 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
             outln!("skipped {p}");
         }
         outln!("graph written to {}", r.graph);
+        outln!();
+        super::code_board::print(&r.board);
     })
 }
 

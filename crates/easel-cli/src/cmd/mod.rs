@@ -2,6 +2,8 @@
 
 pub mod canvas;
 pub mod code;
+pub mod code_board;
+pub mod hooks;
 pub mod ledger;
 pub mod llm;
 pub mod mcp;

@@ -18,6 +18,7 @@ TOOLS = {
     "canvas_list", "canvas_read", "canvas_write", "canvas_update", "canvas_add_node",
     "canvas_update_node", "canvas_remove_node", "canvas_add_edge", "canvas_update_edge",
     "canvas_remove_edge", "canvas_find", "canvas_validate", "ledger_list", "ledger_undo",
+    "canvas",
 }
 # canvas_write only creates (the file must not exist), so a revision has nothing to match.
 WRITE_TOOLS = {

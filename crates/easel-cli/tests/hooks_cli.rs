@@ -1,0 +1,246 @@
+//! `easel code hook …` fed the JSON Claude Code sends, and `easel code hooks install`.
+#![allow(clippy::unwrap_used)]
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, t: &str| {
+        let full = dir.path().join(p);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, t).unwrap();
+    };
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    w(
+        "src/core.py",
+        "def parse(text):\n    return text.split()\n\n\ndef load(path):\n    return parse(open(path).read())\n",
+    );
+    w(
+        "src/cli.py",
+        "from src.core import load\n\n\ndef main():\n    return load('x')\n\n\ndef other():\n    return main()\n",
+    );
+    dir
+}
+
+/// Runs a hook with `input` on stdin; it must exit 0. Returns the parsed output, if any.
+fn hook(event: &str, input: &Value) -> Option<Value> {
+    let out = Command::cargo_bin("easel")
+        .unwrap()
+        .args(["code", "hook", event])
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    if text.trim().is_empty() {
+        return None;
+    }
+    Some(serde_json::from_str(&text).unwrap())
+}
+
+fn common(cwd: &Path, event: &str) -> Value {
+    json!({
+        "session_id": "abc123",
+        "transcript_path": "/home/u/.claude/projects/p/abc123.jsonl",
+        "cwd": cwd,
+        "permission_mode": "default",
+        "hook_event_name": event,
+    })
+}
+
+fn with(mut base: Value, extra: Value) -> Value {
+    for (k, v) in extra.as_object().unwrap() {
+        base[k] = v.clone();
+    }
+    base
+}
+
+fn context(out: &Value, event: &str) -> String {
+    assert_eq!(out["hookSpecificOutput"]["hookEventName"], event, "{out}");
+    out["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn session_start_arms_and_pre_tool_use_waits_for_a_real_workspace() {
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::create_dir(empty.path().join(".git")).unwrap();
+    let start = with(
+        common(empty.path(), "SessionStart"),
+        json!({"source": "startup"}),
+    );
+    let ctx = context(&hook("session-start", &start).unwrap(), "SessionStart");
+    assert!(ctx.starts_with("[Easel ARMED]"), "{ctx}");
+    // An empty project is never initialised.
+    let bash = with(
+        common(empty.path(), "PreToolUse"),
+        json!({"tool_name": "Bash", "tool_input": {"command": "git clone x repo", "description": "clone"}, "tool_use_id": "t1"}),
+    );
+    assert_eq!(hook("pre-tool-use", &bash), None);
+    assert!(!empty.path().join(".codecanvas").exists());
+
+    // Once a tool touches a file of a real repository, it is initialised, once.
+    let r = repo();
+    let read = with(
+        common(empty.path(), "PreToolUse"),
+        json!({"tool_name": "Read", "tool_input": {"file_path": r.path().join("src/core.py")}, "tool_use_id": "t2"}),
+    );
+    let ctx = context(&hook("pre-tool-use", &read).unwrap(), "PreToolUse");
+    assert!(
+        ctx.starts_with(&format!("[Easel AUTO-INIT] root={}", r.path().display())),
+        "{ctx}"
+    );
+    assert!(ctx.contains("Created E1 (architecture): 2 files"), "{ctx}");
+    assert!(
+        ctx.contains("Board: 1 evidence, 0 claims, 0 decisions | Focus: none"),
+        "{ctx}"
+    );
+    assert!(
+        ctx.contains("Next: canvas(action=\"impact\", symbol=\"cli.main\")"),
+        "{ctx}"
+    );
+    assert!(r.path().join(".codecanvas/state.json").is_file());
+    assert_eq!(hook("pre-tool-use", &read), None);
+
+    // A resumed or compacted session gets the board back.
+    let start = with(
+        common(r.path(), "SessionStart"),
+        json!({"source": "compact"}),
+    );
+    let ctx = context(&hook("session-start", &start).unwrap(), "SessionStart");
+    assert!(
+        ctx.starts_with("[Easel BOARD] (restored after the context was compacted)"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("Board: 1 evidence"), "{ctx}");
+}
+
+#[test]
+fn post_tool_use_reports_the_impact_of_the_edited_function() {
+    let r = repo();
+    let d = r.path();
+    let pre = with(
+        common(d, "PreToolUse"),
+        json!({"tool_name": "Glob", "tool_input": {"pattern": "**/*.py"}, "tool_use_id": "t0"}),
+    );
+    hook("pre-tool-use", &pre).unwrap();
+    // The edit Claude Code made, and the exact input its PostToolUse hook gets.
+    let file = d.join("src/core.py");
+    let old = "    return text.split()";
+    let new = "    return text.split(\",\")";
+    let src = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, src.replace(old, new)).unwrap();
+    let edit = with(
+        common(d, "PostToolUse"),
+        json!({
+            "tool_name": "Edit",
+            "tool_input": {"file_path": file, "old_string": old, "new_string": new, "replace_all": false},
+            "tool_response": {
+                "filePath": file, "oldString": old, "newString": new, "originalFile": src,
+                "structuredPatch": [{"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 3,
+                    "lines": ["def parse(text):", "-    return text.split()", "+    return text.split(\",\")", ""]}],
+                "userModified": false, "replaceAll": false
+            },
+            "tool_use_id": "t1"
+        }),
+    );
+    let ctx = context(&hook("post-tool-use", &edit).unwrap(), "PostToolUse");
+    assert!(
+        ctx.starts_with(&format!("[Easel IMPACT] root={}", d.display())),
+        "{ctx}"
+    );
+    assert!(
+        ctx.contains(
+            "core.parse (src/core.py:1): 1 callers, 0 callees, blast radius 2; called by core.load"
+        ),
+        "{ctx}"
+    );
+    assert!(
+        ctx.contains("Next: check that the callers still work"),
+        "{ctx}"
+    );
+
+    // Without structuredPatch (older versions), the new text is found in the file.
+    let mut edit2 = edit.clone();
+    edit2["tool_response"] = json!({"filePath": file});
+    edit2["tool_input"]["new_string"] = json!("return load('x')");
+    edit2["tool_input"]["file_path"] = json!(d.join("src/cli.py"));
+    let ctx = context(&hook("post-tool-use", &edit2).unwrap(), "PostToolUse");
+    assert!(ctx.contains("cli.main (src/cli.py:4): 1 callers"), "{ctx}");
+
+    // Other tools, unknown files and broken input: silence, and exit 0.
+    let bash = with(
+        common(d, "PostToolUse"),
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {"stdout": ""}}),
+    );
+    assert_eq!(hook("post-tool-use", &bash), None);
+    let notes = with(
+        common(d, "PostToolUse"),
+        json!({"tool_name": "Write", "tool_input": {"file_path": d.join("notes.txt"), "content": "x"}}),
+    );
+    assert_eq!(hook("post-tool-use", &notes), None);
+    let out = Command::cargo_bin("easel")
+        .unwrap()
+        .args(["code", "hook", "post-tool-use"])
+        .write_stdin("not json")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn install_writes_claude_code_settings_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".claude")).unwrap();
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        r#"{"permissions": {"allow": ["Bash(cargo test:*)"]}}"#,
+    )
+    .unwrap();
+    let out = Command::cargo_bin("easel")
+        .unwrap()
+        .args(["code", "hooks", "install", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(".claude/settings.json")).unwrap())
+            .unwrap();
+    let hooks = |matcher: &str, verb: &str, timeout: u32| json!([{"matcher": matcher, "hooks": [{"type": "command", "command": format!("easel code hook {verb}"), "timeout": timeout}]}]);
+    assert_eq!(
+        written,
+        json!({
+            "permissions": {"allow": ["Bash(cargo test:*)"]},
+            "hooks": {
+                "SessionStart": hooks("startup|resume|clear|compact", "session-start", 10),
+                "PreToolUse": hooks("*", "pre-tool-use", 120),
+                "PostToolUse": hooks("Edit|MultiEdit|Write", "post-tool-use", 30),
+            }
+        })
+    );
+    // Installing again replaces Easel's entries instead of adding more.
+    Command::cargo_bin("easel")
+        .unwrap()
+        .args(["code", "hooks", "install", "--project"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let again: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(".claude/settings.json")).unwrap())
+            .unwrap();
+    assert_eq!(again, written);
+}
