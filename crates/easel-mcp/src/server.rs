@@ -1,7 +1,8 @@
 //! The MCP handler: tools from [`crate::tools`], canvases as `canvas://` resources.
 
 use crate::error::ToolError;
-use crate::tools::{self, ToolSpec};
+use crate::thread::{self, Models};
+use crate::tools::{self, ToolSpec, Tools};
 use easel_vault::Vault;
 use easel_vault::canvas::{self as ops, Actor};
 use rmcp::model::{
@@ -13,6 +14,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The URI scheme of canvas resources: `canvas://<vault-relative path>`.
 pub const CANVAS_SCHEME: &str = "canvas://";
@@ -22,13 +24,23 @@ Start with canvas_list to find a canvas, canvas_read to see it (keep its 'rev'),
 with canvas_add_node / canvas_update_node / canvas_add_edge for small edits, or canvas_update to \
 replace all nodes or edges. Pass the 'rev' you read to every write so you never overwrite someone \
 else's edit; on a conflict, read again and redo your change. Every change is recorded: \
-ledger_list shows them and ledger_undo reverts one.";
+ledger_list shows them and ledger_undo reverts one. A canvas can also hold a conversation: \
+thread_context shows what a node would send to a model, thread_send writes the model's answer \
+below it.";
 
 /// Easel as an MCP server over one vault. Cheap to clone: one value per HTTP session.
 #[derive(Clone, Debug)]
 pub struct EaselMcp {
     vault: Vault,
     tools: Arc<Vec<Tool>>,
+    state: Arc<State>,
+}
+
+/// What tool calls keep between calls, shared by every session of one server.
+#[derive(Debug, Default)]
+struct State {
+    tools: Tools,
+    models: Models,
 }
 
 fn to_tool(spec: ToolSpec) -> Tool {
@@ -42,7 +54,8 @@ fn to_tool(spec: ToolSpec) -> Tool {
             spec.name,
             "canvas_update" | "canvas_remove_node" | "canvas_remove_edge"
         ))
-        .open_world(false);
+        // An answer may come from a remote model provider.
+        .open_world(spec.name == "thread_send");
     Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations)
 }
 
@@ -112,9 +125,11 @@ pub fn path_from_uri(uri: &str) -> Result<String, String> {
 impl EaselMcp {
     /// A server over `vault`.
     pub fn new(vault: Vault) -> EaselMcp {
+        let specs = tools::catalogue().into_iter().chain(thread::catalogue());
         EaselMcp {
             vault,
-            tools: Arc::new(tools::catalogue().into_iter().map(to_tool).collect()),
+            tools: Arc::new(specs.map(to_tool).collect()),
+            state: Arc::default(),
         }
     }
 
@@ -182,20 +197,39 @@ impl ServerHandler for EaselMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let actor = actor_for(&context);
-        let vault = self.vault.clone();
+        let (vault, state) = (self.vault.clone(), self.state.clone());
         let name = request.name.to_string();
         let tool = name.clone();
-        // Vault operations do blocking file IO and may wait for another writer's lock.
-        let outcome = tokio::task::spawn_blocking(move || {
-            tools::call(&vault, &actor, &name, request.arguments)
-        })
-        .await
+        let arguments = request.arguments;
+        // Vault operations do blocking file IO and may wait for another writer's lock; a
+        // thread_send blocks for as long as the model writes.
+        let outcome = if thread::handles(&name) {
+            // A client that cancels the request stops the model; the partial answer is kept.
+            let cancel = Arc::new(AtomicBool::new(false));
+            let on_cancel = {
+                let (ct, cancel) = (context.ct.clone(), cancel.clone());
+                tokio::spawn(async move {
+                    ct.cancelled().await;
+                    cancel.store(true, Ordering::Relaxed);
+                })
+            };
+            let outcome = tokio::task::spawn_blocking(move || {
+                thread::call(&vault, &actor, &state.models, &name, arguments, &cancel)
+            })
+            .await;
+            on_cancel.abort();
+            outcome
+        } else {
+            tokio::task::spawn_blocking(move || state.tools.call(&vault, &actor, &name, arguments))
+                .await
+        }
         .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool {tool} stopped: {e}"))));
         Ok(match outcome {
-            // The JSON goes out once, as text: a copy in `structuredContent` would double
-            // every response (a 1,000-node canvas_read is ~300 kB) for clients that all read
-            // the text anyway.
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Ok(out) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(out.text)]);
+                result.structured_content = Some(out.structured);
+                result
+            }
             Err(e) => {
                 tracing::debug!(tool = %tool, error = %e, "tool error");
                 let mut result = CallToolResult::error(vec![ContentBlock::text(e.to_text())]);
