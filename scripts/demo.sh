@@ -82,5 +82,34 @@ printf '{\n  "nodes": [\n    {"id": "x", "type": "text", "text": "pretty", "x": 
 run canvas fmt Pretty
 cat "$VAULT/Pretty.canvas"; echo
 
+step "13. A conversation on a canvas, answered offline by the local model (local:smollm2)"
+run canvas write Chat --data - <<'JSON'
+{"nodes":[{"id":"q1","type":"text","text":"What is the capital of France? Answer in one sentence.","x":0,"y":0,"width":320,"height":80}],
+ "edges":[]}
+JSON
+# The answer streams to the terminal while it is written into a new node below the question;
+# the id of that node is the last line easel prints to stderr.
+ask() {
+  local args=(thread send Chat "$1" --model local:smollm2 --temperature 0 --max-tokens 60)
+  bold "\$ easel ${args[*]}"
+  "$EASEL" "${args[@]}" 2> "$WORK/send.log"
+  cat "$WORK/send.log"
+  sed -n 's/^answer written to node \([0-9a-f]*\) by .*/\1/p' "$WORK/send.log" > "$WORK/answer-id"
+  if [ ! -s "$WORK/answer-id" ]; then echo "no answer node was written" >&2; exit 1; fi
+  echo "new answer node: $(cat "$WORK/answer-id")"
+}
+ask q1
+A1=$(cat "$WORK/answer-id")
+
+step "14. Follow up below the answer; the model sees the whole thread"
+run canvas add-node Chat --type text --text "And of Italy? Answer in one sentence." --id q2 --x 0 --y 500 --width 320 --height 80
+run canvas add-edge Chat "$A1" q2 --from-side bottom --to-side top
+run thread context Chat q2
+ask q2
+
+step "15. The canvas file now holds the conversation: two questions, two answers"
+run canvas read Chat
+run ledger --limit 6
+
 echo
 bold "Done. The vault copy is removed on exit; run the same commands on your own vault with --vault DIR."

@@ -47,6 +47,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         CanvasOpError,
         VaultError,
         easel_thread::ThreadError,
+        easel_thread::SendError,
         easel_render::RenderFileError,
         easel_code::CodeError,
         easel_code::board::BoardError,

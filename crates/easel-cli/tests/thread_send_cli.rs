@@ -171,3 +171,146 @@ fn watch_answers_a_typed_ask_marker() {
     let _ = child.wait();
     assert!(answered, "no answer: {}", v.read("chat.canvas"));
 }
+
+/// While `thread send` streams its answer, another process (the CLI, as a person or an agent
+/// would) adds a node to the same canvas: both must be in the file at the end, field by field.
+#[test]
+fn a_node_added_while_the_answer_streams_is_kept() {
+    let v = TestVault::new();
+    std::fs::write(
+        v.file("chat.canvas"),
+        r#"{"nodes":[
+{"id":"q","type":"text","text":"Write a short paragraph about the sea.","x":0,"y":0,"width":250,"height":80}],
+"edges":[]}"#,
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("easel"))
+        .env_remove("EASEL_MODEL")
+        .env_remove("EASEL_LOCAL_MODEL")
+        .args(["--vault", v.path().to_str().unwrap(), "--json"])
+        .args(["thread", "send", "chat", "q", "--temperature", "0"])
+        .args(["--max-tokens", "150"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The answer node is written when the call starts, before the model is even loaded, so
+    // waiting for it puts the other edit inside the stream, not before or after it.
+    let start = Instant::now();
+    let answer_id = loop {
+        let c = canvas(&v);
+        if let Some(n) = c["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] != "q")
+        {
+            break n["id"].as_str().unwrap().to_owned();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no answer node appeared"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "thread send ended before the other edit could be made"
+    );
+    let added = easel(&v)
+        .args(["--json", "canvas", "add-node", "chat", "--type", "text"])
+        .args(["--text", "Added while the answer streamed", "--id", "other"])
+        .args([
+            "--x", "-600", "--y", "0", "--width", "250", "--height", "100",
+        ])
+        .args(["--color", "5"])
+        .output()
+        .unwrap();
+    assert!(
+        added.status.success(),
+        "{}",
+        String::from_utf8_lossy(&added.stderr)
+    );
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(sent["node"], answer_id.as_str());
+    assert_eq!(sent["partial"], false);
+    let text = sent["text"].as_str().unwrap();
+    assert!(text.len() > 20, "{text}");
+
+    let c = canvas(&v);
+    let nodes = c["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 3, "{c}");
+    let node = |id: &str| nodes.iter().find(|n| n["id"] == id).unwrap();
+    let q = node("q");
+    assert_eq!(q["text"], "Write a short paragraph about the sea.");
+    assert_eq!((q["x"].as_f64(), q["y"].as_f64()), (Some(0.0), Some(0.0)));
+    assert_eq!(
+        (q["width"].as_f64(), q["height"].as_f64()),
+        (Some(250.0), Some(80.0))
+    );
+
+    let other = node("other");
+    assert_eq!(other["type"], "text");
+    assert_eq!(other["text"], "Added while the answer streamed");
+    assert_eq!(
+        (other["x"].as_f64(), other["y"].as_f64()),
+        (Some(-600.0), Some(0.0))
+    );
+    assert_eq!(
+        (other["width"].as_f64(), other["height"].as_f64()),
+        (Some(250.0), Some(100.0))
+    );
+    assert_eq!(other["color"], "5");
+    assert_eq!(other.as_object().unwrap().len(), 8, "{other}");
+
+    let answer = node(&answer_id);
+    assert_eq!(answer["type"], "text");
+    assert_eq!(answer["color"], "3");
+    assert_eq!(
+        (answer["x"].as_f64(), answer["y"].as_f64()),
+        (Some(0.0), Some(140.0))
+    );
+    assert_eq!(answer["width"].as_f64(), Some(400.0));
+    assert!(answer["height"].as_f64().unwrap() >= 60.0, "{answer}");
+    let body = answer["text"].as_str().unwrap();
+    assert!(
+        body.starts_with("---\nrole: assistant\nmodel: local:smollm2\ncreated: "),
+        "{body}"
+    );
+    assert!(body.ends_with(&format!("---\n\n{text}")), "{body}");
+    assert!(!body.contains("partial"), "{body}");
+
+    let edges = c["edges"].as_array().unwrap();
+    assert_eq!(edges.len(), 1, "{c}");
+    assert_eq!(edges[0]["id"], sent["edge"]);
+    assert_eq!(
+        (edges[0]["fromNode"].as_str(), edges[0]["toNode"].as_str()),
+        (Some("q"), Some(answer_id.as_str()))
+    );
+
+    // The answer was still being written after the other edit: the ledger (newest first) has
+    // a thread entry above the CLI's.
+    let ledger: serde_json::Value = serde_json::from_slice(
+        &easel(&v)
+            .args(["--json", "ledger", "--limit", "100"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let actors: Vec<&str> = ledger["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["actor"].as_str().unwrap())
+        .collect();
+    let cli = actors.iter().position(|a| *a == "cli").unwrap();
+    assert!(actors[..cli].contains(&"thread"), "{actors:?}");
+    assert_eq!(actors.last(), Some(&"thread"), "{actors:?}");
+}

@@ -70,6 +70,7 @@ fn capitalised(s: &str) -> String {
 pub(crate) fn hint_for_mcp(hint: &str) -> String {
     const TABLE: &[(&str, &str)] = &[
         ("'easel canvas list'", "canvas_list"),
+        ("'easel canvas read PATH'", "canvas_read"),
         ("'easel canvas read'", "canvas_read"),
         ("'easel canvas write'", "canvas_write"),
         ("'easel canvas update-node'", "canvas_update_node"),
@@ -82,6 +83,7 @@ pub(crate) fn hint_for_mcp(hint: &str) -> String {
         ("'easel ledger'", "ledger_list"),
         ("'easel undo'", "ledger_undo"),
         ("--rev", "'rev'"),
+        ("--model", "'model'"),
         ("run canvas_", "use canvas_"),
         ("run ledger_", "use ledger_"),
     ];

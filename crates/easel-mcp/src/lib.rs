@@ -1,9 +1,9 @@
 //! Easel as an MCP server: the canvas and ledger operations as tools, canvases as
 //! `canvas://` resources, over stdio or streamable HTTP.
 //!
-//! Every tool is a thin adapter over one function of `easel_vault::canvas` or
-//! `easel_vault::history`, and returns the JSON text `easel --json` prints for the same
-//! operation. Failures come back as tool results with `isError: true` and a hint naming the
+//! Every tool is a thin adapter over one function of `easel_vault::canvas`,
+//! `easel_vault::history` or `easel_thread`, and returns the JSON `easel --json` prints for the
+//! same operation (compact, as text and as structured content). Failures come back as tool results with `isError: true` and a hint naming the
 //! tool to use next, never as a crashed server. Changes are recorded in the vault's ledger
 //! with the actor `mcp:<client name>`.
 //!
@@ -17,7 +17,7 @@
 //! let actor = Actor::new("mcp:doc-test");
 //! let args = serde_json::json!({"path": "Ideas", "data": {"nodes": [{"type": "text", "text": "Hi"}]}});
 //! let created = tools::call(&vault, &actor, "canvas_write", args.as_object().cloned())?;
-//! assert!(created.contains("\"nodeCount\": 1"));
+//! assert!(created.contains("\"nodeCount\":1"));
 //!
 //! // A missing canvas is an error a model can act on.
 //! let err = tools::call(&vault, &actor, "canvas_read", serde_json::json!({"path": "Nope"}).as_object().cloned())
@@ -36,6 +36,7 @@ pub mod code_tool;
 pub mod error;
 pub mod http;
 pub mod server;
+pub mod thread;
 pub mod tools;
 
 pub use error::{ServeError, ToolError};

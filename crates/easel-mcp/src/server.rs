@@ -2,7 +2,8 @@
 
 use crate::code_tool::{self, CodeTool};
 use crate::error::ToolError;
-use crate::tools::{self, ToolSpec};
+use crate::thread::{self, Models};
+use crate::tools::{self, ToolSpec, Tools};
 use easel_vault::Vault;
 use easel_vault::canvas::{self as ops, Actor};
 use rmcp::model::{
@@ -14,6 +15,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The URI scheme of canvas resources: `canvas://<vault-relative path>`.
 pub const CANVAS_SCHEME: &str = "canvas://";
@@ -23,7 +25,9 @@ Start with canvas_list to find a canvas, canvas_read to see it (keep its 'rev'),
 with canvas_add_node / canvas_update_node / canvas_add_edge for small edits, or canvas_update to \
 replace all nodes or edges. Pass the 'rev' you read to every write so you never overwrite someone \
 else's edit; on a conflict, read again and redo your change. Every change is recorded: \
-ledger_list shows them and ledger_undo reverts one.";
+ledger_list shows them and ledger_undo reverts one. A canvas can also hold a conversation: \
+thread_context shows what a node would send to a model, thread_send writes the model's answer \
+below it.";
 
 /// Easel as an MCP server over one vault. Cheap to clone: one value per HTTP session.
 #[derive(Clone, Debug)]
@@ -31,6 +35,14 @@ pub struct EaselMcp {
     vault: Vault,
     tools: Arc<Vec<Tool>>,
     code: Arc<CodeTool>,
+    state: Arc<State>,
+}
+
+/// What tool calls keep between calls, shared by every session of one server.
+#[derive(Debug, Default)]
+struct State {
+    tools: Tools,
+    models: Models,
 }
 
 fn to_tool(spec: ToolSpec) -> Tool {
@@ -44,7 +56,8 @@ fn to_tool(spec: ToolSpec) -> Tool {
             spec.name,
             "canvas_update" | "canvas_remove_node" | "canvas_remove_edge"
         ))
-        .open_world(false);
+        // An answer may come from a remote model provider.
+        .open_world(spec.name == "thread_send");
     Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations)
 }
 
@@ -128,12 +141,14 @@ pub fn path_from_uri(uri: &str) -> Result<String, String> {
 impl EaselMcp {
     /// A server over `vault`.
     pub fn new(vault: Vault) -> EaselMcp {
-        let mut list: Vec<Tool> = tools::catalogue().into_iter().map(to_tool).collect();
+        let specs = tools::catalogue().into_iter().chain(thread::catalogue());
+        let mut list: Vec<Tool> = specs.map(to_tool).collect();
         list.push(code_tool_spec());
         EaselMcp {
             vault,
             tools: Arc::new(list),
             code: Arc::new(CodeTool::default()),
+            state: Arc::default(),
         }
     }
 
@@ -226,20 +241,39 @@ impl ServerHandler for EaselMcp {
             }
             .into());
         }
-        let vault = self.vault.clone();
+        let (vault, state) = (self.vault.clone(), self.state.clone());
         let name = request.name.to_string();
         let tool = name.clone();
-        // Vault operations do blocking file IO and may wait for another writer's lock.
-        let outcome = tokio::task::spawn_blocking(move || {
-            tools::call(&vault, &actor, &name, request.arguments)
-        })
-        .await
+        let arguments = request.arguments;
+        // Vault operations do blocking file IO and may wait for another writer's lock; a
+        // thread_send blocks for as long as the model writes.
+        let outcome = if thread::handles(&name) {
+            // A client that cancels the request stops the model; the partial answer is kept.
+            let cancel = Arc::new(AtomicBool::new(false));
+            let on_cancel = {
+                let (ct, cancel) = (context.ct.clone(), cancel.clone());
+                tokio::spawn(async move {
+                    ct.cancelled().await;
+                    cancel.store(true, Ordering::Relaxed);
+                })
+            };
+            let outcome = tokio::task::spawn_blocking(move || {
+                thread::call(&vault, &actor, &state.models, &name, arguments, &cancel)
+            })
+            .await;
+            on_cancel.abort();
+            outcome
+        } else {
+            tokio::task::spawn_blocking(move || state.tools.call(&vault, &actor, &name, arguments))
+                .await
+        }
         .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool {tool} stopped: {e}"))));
         Ok(match outcome {
-            // The JSON goes out once, as text: a copy in `structuredContent` would double
-            // every response (a 1,000-node canvas_read is ~300 kB) for clients that all read
-            // the text anyway.
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Ok(out) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(out.text)]);
+                result.structured_content = Some(out.structured);
+                result
+            }
             Err(e) => tool_error_result(&tool, &e),
         }
         .into())

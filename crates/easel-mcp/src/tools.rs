@@ -1,9 +1,10 @@
 //! The tool catalogue: names, descriptions, input schemas, and the dispatch from a tool call to
 //! the one library function behind it.
 //!
-//! Everything here is synchronous and transport-free: [`call`] takes the vault, the actor and
-//! the JSON arguments and returns the same JSON text `easel --json` prints for the operation,
-//! so the CLI and MCP cannot drift apart. The server runs it on a blocking thread.
+//! Everything here is synchronous and transport-free: [`Tools::call`] takes the vault, the
+//! actor and the JSON arguments and returns the JSON `easel --json` prints for the operation
+//! (compact, as text and as structured content), so the CLI and MCP cannot drift apart. The
+//! server runs it on a blocking thread.
 
 use crate::error::ToolError;
 use easel_canvas::NodeQuery;
@@ -11,6 +12,7 @@ use easel_canvas::json::{Map, Value};
 use easel_vault::canvas::{self as ops, Actor};
 use easel_vault::{Rev, Vault, history};
 use serde_json::{Value as Json, json};
+use std::sync::{Arc, Mutex};
 
 /// One tool as listed to clients.
 #[derive(Clone, Debug)]
@@ -37,7 +39,7 @@ fn rev_prop() -> Json {
     json!({"type": "string", "description": REV_DOC, "pattern": "^[0-9a-f]{16}$"})
 }
 
-fn object(props: Json, required: &[&str]) -> Json {
+pub(crate) fn object(props: Json, required: &[&str]) -> Json {
     json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
 
@@ -245,18 +247,37 @@ fn accepted(spec: &ToolSpec) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// The arguments of `spec`, refused when one of them is not in its schema.
+pub(crate) fn check_arguments(
+    spec: &ToolSpec,
+    arguments: Option<serde_json::Map<String, Json>>,
+) -> Result<Args<'_>, ToolError> {
+    let a = Args {
+        tool: spec.name,
+        map: arguments.unwrap_or_default(),
+    };
+    let allowed = accepted(spec);
+    if let Some(extra) = a.map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(a.bad(
+            format!("unknown argument '{extra}'"),
+            format!("{} takes: {}", spec.name, allowed.join(", ")),
+        ));
+    }
+    Ok(a)
+}
+
 /// The arguments of one call, with typed accessors that produce model-readable errors.
-struct Args<'a> {
+pub(crate) struct Args<'a> {
     tool: &'a str,
     map: serde_json::Map<String, Json>,
 }
 
 impl Args<'_> {
-    fn bad(&self, message: String, hint: String) -> ToolError {
+    pub(crate) fn bad(&self, message: String, hint: String) -> ToolError {
         ToolError::invalid(format!("{}: {message}", self.tool), hint)
     }
 
-    fn opt_str(&self, key: &str) -> Result<Option<String>, ToolError> {
+    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<String>, ToolError> {
         match self.map.get(key) {
             None | Some(Json::Null) => Ok(None),
             Some(Json::String(s)) => Ok(Some(s.clone())),
@@ -269,7 +290,7 @@ impl Args<'_> {
         }
     }
 
-    fn str(&self, key: &str) -> Result<String, ToolError> {
+    pub(crate) fn str(&self, key: &str) -> Result<String, ToolError> {
         self.opt_str(key)?.ok_or_else(|| {
             self.bad(
                 format!("the argument '{key}' is missing"),
@@ -278,7 +299,7 @@ impl Args<'_> {
         })
     }
 
-    fn opt_num(&self, key: &str) -> Result<Option<Value>, ToolError> {
+    pub(crate) fn opt_num(&self, key: &str) -> Result<Option<Value>, ToolError> {
         match self.map.get(key) {
             None | Some(Json::Null) => Ok(None),
             Some(Json::Number(n)) => Ok(Some(Value::from(&Json::Number(n.clone())))),
@@ -292,7 +313,7 @@ impl Args<'_> {
         }
     }
 
-    fn opt_bool(&self, key: &str) -> Result<Option<bool>, ToolError> {
+    pub(crate) fn opt_bool(&self, key: &str) -> Result<Option<bool>, ToolError> {
         match self.map.get(key) {
             None | Some(Json::Null) => Ok(None),
             Some(Json::Bool(b)) => Ok(Some(*b)),
@@ -303,7 +324,23 @@ impl Args<'_> {
         }
     }
 
-    fn opt_rev(&self) -> Result<Option<Rev>, ToolError> {
+    /// A whole number of at least 1 (a count or a limit).
+    pub(crate) fn opt_count(&self, key: &str) -> Result<Option<usize>, ToolError> {
+        match self.opt_num(key)? {
+            None => Ok(None),
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= usize::MAX as f64 => {
+                    Ok(Some(n as usize))
+                }
+                _ => Err(self.bad(
+                    format!("'{key}' must be a whole number of at least 1"),
+                    format!("pass \"{key}\": 20"),
+                )),
+            },
+        }
+    }
+
+    pub(crate) fn opt_rev(&self) -> Result<Option<Rev>, ToolError> {
         self.opt_str("rev")?
             .map(|r| {
                 r.parse::<Rev>().map_err(|e| {
@@ -318,7 +355,7 @@ impl Args<'_> {
 
     /// An object argument; a JSON object sent as a string is accepted too, because small
     /// models often stringify nested arguments.
-    fn object(&self, key: &str) -> Result<Map, ToolError> {
+    pub(crate) fn object(&self, key: &str) -> Result<Map, ToolError> {
         let raw = match self.map.get(key) {
             None | Some(Json::Null) => {
                 return Err(self.bad(
@@ -361,37 +398,148 @@ fn put(m: &mut Map, key: &str, v: Option<Value>) {
     }
 }
 
-/// The JSON text of a result: exactly what `easel --json` prints for the same operation.
-fn to_text<T: serde::Serialize>(value: &T) -> Result<String, ToolError> {
-    serde_json::to_string_pretty(value)
-        .map_err(|e| ToolError::failure(format!("could not encode the result: {e}")))
+/// A successful result: the JSON `easel --json` prints for the same operation, compact, once as
+/// text and once as structured content (MCP asks for both: the text for older clients).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    /// The compact JSON text.
+    pub text: String,
+    /// The same JSON as a value.
+    pub structured: Json,
 }
 
-/// Runs tool `name` with `arguments` as `actor` and returns the result's JSON text.
+impl ToolOutput {
+    /// The output for a result value.
+    pub fn of<T: serde::Serialize>(value: &T) -> Result<ToolOutput, ToolError> {
+        let encode =
+            |e: serde_json::Error| ToolError::failure(format!("could not encode the result: {e}"));
+        let structured = serde_json::to_value(value).map_err(encode)?;
+        let text = serde_json::to_string(&structured).map_err(encode)?;
+        Ok(ToolOutput { text, structured })
+    }
+}
+
+/// How many canvases [`Tools`] keeps the `canvas_read` output of.
+const KEPT_READS: usize = 8;
+
+/// The tool catalogue and what the tools keep between calls. One per server, shared by its
+/// sessions.
+#[derive(Debug)]
+pub struct Tools {
+    specs: Vec<ToolSpec>,
+    /// The latest `canvas_read` outputs by vault path and rev, most recent last. Agents read
+    /// the same canvas again and again between small edits; serving an unchanged file from here
+    /// skips parsing and encoding it (a 1,000-node canvas costs milliseconds each time). The
+    /// rev is the hash of the bytes just read, so an entry is never stale.
+    reads: Mutex<Vec<(String, Rev, Arc<ToolOutput>)>>,
+}
+
+impl Default for Tools {
+    fn default() -> Tools {
+        Tools::new()
+    }
+}
+
+/// Runs tool `name` with `arguments` as `actor` and returns the result's compact JSON text.
+/// A server keeps one [`Tools`] instead, so that reads are cached.
 pub fn call(
     vault: &Vault,
     actor: &Actor,
     name: &str,
     arguments: Option<serde_json::Map<String, Json>>,
 ) -> Result<String, ToolError> {
-    let specs = catalogue();
-    let Some(spec) = specs.iter().find(|s| s.name == name) else {
-        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
-        return Err(ToolError::not_found(
-            format!("there is no tool named '{name}'"),
-            format!("use one of: {}", names.join(", ")),
-        ));
-    };
-    let a = Args {
-        tool: spec.name,
-        map: arguments.unwrap_or_default(),
-    };
-    let allowed = accepted(spec);
-    if let Some(extra) = a.map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(a.bad(
-            format!("unknown argument '{extra}'"),
-            format!("{} takes: {}", spec.name, allowed.join(", ")),
-        ));
+    Tools::new()
+        .call(vault, actor, name, arguments)
+        .map(|o| o.text)
+}
+
+impl Tools {
+    /// The canvas and ledger tools, with nothing kept yet.
+    pub fn new() -> Tools {
+        Tools {
+            specs: catalogue(),
+            reads: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The catalogue.
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+
+    fn kept_read(&self, path: &str, rev: Rev) -> Option<Arc<ToolOutput>> {
+        let mut reads = self.reads.lock().unwrap_or_else(|p| p.into_inner());
+        let i = reads.iter().position(|(p, r, _)| p == path && *r == rev)?;
+        let entry = reads.remove(i);
+        let out = entry.2.clone();
+        reads.push(entry);
+        Some(out)
+    }
+
+    fn keep_read(&self, path: String, rev: Rev, out: Arc<ToolOutput>) {
+        let mut reads = self.reads.lock().unwrap_or_else(|p| p.into_inner());
+        reads.retain(|(p, _, _)| *p != path);
+        if reads.len() >= KEPT_READS {
+            reads.remove(0);
+        }
+        reads.push((path, rev, out));
+    }
+
+    fn read(&self, vault: &Vault, path: &str) -> Result<ToolOutput, ToolError> {
+        let mut kept = None;
+        let read = ops::read_unless(vault, path, |p, rev| {
+            kept = self.kept_read(p, rev);
+            kept.is_some()
+        })?;
+        match (read, kept) {
+            (None, Some(out)) => Ok(Arc::unwrap_or_clone(out)),
+            (Some(r), _) => {
+                let out = ToolOutput::of(&r)?;
+                if let Ok(rev) = r.rev.parse::<Rev>() {
+                    self.keep_read(r.path, rev, Arc::new(out.clone()));
+                }
+                Ok(out)
+            }
+            (None, None) => Err(ToolError::failure(
+                "canvas_read skipped a canvas it had not kept",
+            )),
+        }
+    }
+
+    /// Runs tool `name` with `arguments` as `actor`.
+    pub fn call(
+        &self,
+        vault: &Vault,
+        actor: &Actor,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Json>>,
+    ) -> Result<ToolOutput, ToolError> {
+        let Some(spec) = self.specs.iter().find(|s| s.name == name) else {
+            let names: Vec<&str> = self
+                .specs
+                .iter()
+                .chain(crate::thread::catalogue().iter())
+                .map(|s| s.name)
+                .collect();
+            return Err(ToolError::not_found(
+                format!("there is no tool named '{name}'"),
+                format!("use one of: {}", names.join(", ")),
+            ));
+        };
+        let a = check_arguments(spec, arguments)?;
+        run(self, vault, actor, spec, &a)
+    }
+}
+
+fn run(
+    tools: &Tools,
+    vault: &Vault,
+    actor: &Actor,
+    spec: &ToolSpec,
+    a: &Args<'_>,
+) -> Result<ToolOutput, ToolError> {
+    fn to_text<T: serde::Serialize>(value: &T) -> Result<ToolOutput, ToolError> {
+        ToolOutput::of(value)
     }
     match spec.name {
         "canvas_list" => {
@@ -399,7 +547,7 @@ pub fn call(
             let recursive = a.opt_bool("recursive")?.unwrap_or(true);
             to_text(&ops::list(vault, folder.as_deref(), recursive)?)
         }
-        "canvas_read" => to_text(&ops::read(vault, &a.str("path")?)?),
+        "canvas_read" => tools.read(vault, &a.str("path")?),
         "canvas_write" => {
             let data = Value::Object(a.object("data")?);
             to_text(&ops::write(vault, actor, &a.str("path")?, data)?)
@@ -488,18 +636,7 @@ pub fn call(
         }
         "canvas_validate" => to_text(&ops::validate(vault, &a.str("path")?)?),
         "ledger_list" => {
-            let limit = match a.opt_num("limit")? {
-                None => 20,
-                Some(v) => match v.as_f64() {
-                    Some(n) if n >= 1.0 && n.fract() == 0.0 => n as usize,
-                    _ => {
-                        return Err(a.bad(
-                            "'limit' must be a whole number of at least 1".into(),
-                            "pass \"limit\": 20".into(),
-                        ));
-                    }
-                },
-            };
+            let limit = a.opt_count("limit")?.unwrap_or(20);
             to_text(&history::ledger_list(vault, limit)?)
         }
         "ledger_undo" => {
@@ -566,5 +703,60 @@ mod tests {
         let v: Json = serde_json::from_str(&out).unwrap();
         assert_eq!(v["node"]["x"], 10.0);
         assert_eq!(v["node"]["y"], 20);
+    }
+
+    #[test]
+    fn kept_reads_follow_every_change_to_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = Vault::open(dir.path()).unwrap();
+        let actor = Actor::new("mcp:test");
+        let tools = Tools::new();
+        let read = |tools: &Tools| {
+            let out = tools
+                .call(&vault, &actor, "canvas_read", args(json!({"path": "a"})))
+                .unwrap();
+            assert_eq!(
+                serde_json::from_str::<Json>(&out.text).unwrap(),
+                out.structured
+            );
+            out.structured
+        };
+        tools
+            .call(
+                &vault,
+                &actor,
+                "canvas_write",
+                args(json!({"path": "a", "data": {"nodes": [{"id": "n", "type": "text", "text": "one"}]}})),
+            )
+            .unwrap();
+        let first = read(&tools);
+        assert_eq!(first["nodes"][0]["text"], "one");
+        assert_eq!(read(&tools), first);
+        // Changed behind the server's back, to a file of the same length in the same instant:
+        // a cache keyed on size and time would serve the old text.
+        let file = dir.path().join("a.canvas");
+        let before = std::fs::read_to_string(&file).unwrap();
+        let after = before.replace("\"one\"", "\"two\"");
+        assert_eq!(before.len(), after.len());
+        std::fs::write(&file, after).unwrap();
+        let second = read(&tools);
+        assert_eq!(second["nodes"][0]["text"], "two");
+        assert_ne!(second["rev"], first["rev"]);
+        // Changed through a tool.
+        tools
+            .call(
+                &vault,
+                &actor,
+                "canvas_update_node",
+                args(json!({"path": "a", "id": "n", "data": {"text": "three"}})),
+            )
+            .unwrap();
+        assert_eq!(read(&tools)["nodes"][0]["text"], "three");
+        // A canvas that disappeared is not found, whatever was kept.
+        std::fs::remove_file(&file).unwrap();
+        let e = tools
+            .call(&vault, &actor, "canvas_read", args(json!({"path": "a"})))
+            .unwrap_err();
+        assert_eq!(e.kind_name(), "not_found");
     }
 }

@@ -18,6 +18,7 @@
 
 mod ask;
 mod content;
+pub mod llm;
 mod messages;
 mod response;
 mod send;
@@ -32,7 +33,7 @@ pub use response::{
     ANSWER_COLOR, ERROR_COLOR, ResponseError, ResponseWriter, answer_rect, answer_text, error_text,
     fit_height,
 };
-pub use send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target, send};
+pub use send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target, load_context, send};
 pub use source::{FileContent, FileProblem, FileSource, MemoryFiles, VaultFiles, image_media_type};
 pub use walk::{Index, Walk, walk};
 pub use watch::{AnswerFailure, Answerer, WatchError, WatchEvent, WatchOptions, watch};

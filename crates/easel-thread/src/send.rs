@@ -99,6 +99,17 @@ pub struct SendOptions {
     pub model: Option<String>,
 }
 
+/// Reads `canvas` from the vault and builds the context of `node` (see [`build_context`]).
+pub fn load_context(
+    vault: &Vault,
+    canvas: &str,
+    node: &str,
+    options: &ContextOptions,
+) -> Result<Context, SendError> {
+    let (_, c, _) = load_canvas(vault, canvas)?;
+    Ok(build_context(&c, node, &VaultFiles { vault }, options)?)
+}
+
 /// Builds the context of `node`, creates the answer node at once, then calls `ask` with the
 /// context and writes what it streams into the node (at most every 250 ms, under the lock).
 ///
@@ -122,8 +133,7 @@ where
         canvas,
         node,
     } = target;
-    let (_, c, _) = load_canvas(vault, canvas)?;
-    let mut context = build_context(&c, node, &VaultFiles { vault }, &options.context)?;
+    let mut context = load_context(vault, canvas, node, &options.context)?;
     if let Some(model) = &options.model {
         context.model.clone_from(model);
     }

@@ -294,14 +294,36 @@ pub struct ReadResult {
 pub fn read(vault: &Vault, path: &str) -> Result<ReadResult> {
     let p = canvas_path(vault, path, false)?;
     let (canvas, rev) = load(vault, &p)?;
-    Ok(ReadResult {
+    Ok(read_result(&p, &canvas, rev))
+}
+
+/// [`read`] for a caller that keeps earlier results (the MCP server): once the file's bytes
+/// are read, `unchanged(path, rev)` is asked whether the result it holds for that vault path
+/// and revision is still wanted; if so, parsing is skipped and `Ok(None)` returned. The rev
+/// is the hash of the bytes just read, so a kept result can never be stale.
+pub fn read_unless(
+    vault: &Vault,
+    path: &str,
+    unchanged: impl FnOnce(&str, Rev) -> bool,
+) -> Result<Option<ReadResult>> {
+    let p = canvas_path(vault, path, false)?;
+    let (bytes, rev) = vault.read(&p).map_err(not_found_as_canvas(&p))?;
+    if unchanged(p.as_str(), rev) {
+        return Ok(None);
+    }
+    let canvas = parse_canvas(&p, &bytes)?;
+    Ok(Some(read_result(&p, &canvas, rev)))
+}
+
+fn read_result(p: &VaultPath, canvas: &Canvas, rev: Rev) -> ReadResult {
+    ReadResult {
         path: p.as_str().to_owned(),
         rev: rev.to_string(),
         node_count: canvas.nodes().len(),
         edge_count: canvas.edges().len(),
         nodes: canvas.nodes().iter().map(|n| n.fields().clone()).collect(),
         edges: canvas.edges().iter().map(|e| e.fields().clone()).collect(),
-    })
+    }
 }
 
 /// `canvas find`: the nodes matching every given criterion.

@@ -19,6 +19,7 @@ TOOLS = {
     "canvas_update_node", "canvas_remove_node", "canvas_add_edge", "canvas_update_edge",
     "canvas_remove_edge", "canvas_find", "canvas_validate", "ledger_list", "ledger_undo",
     "canvas",
+    "thread_context", "thread_send",
 }
 # canvas_write only creates (the file must not exist), so a revision has nothing to match.
 WRITE_TOOLS = {
@@ -199,7 +200,10 @@ async def test_results_match_the_cli_json(connect, easel, vault):
             res = await s.call_tool(tool, {"path": "Same"} if tool != "canvas_list" else {})
             cli = subprocess.run([easel, "--vault", str(vault), "--json", *argv],
                                  capture_output=True, text=True, check=True)
-            assert res.content[0].text == cli.stdout.rstrip("\n"), tool
+            # The same JSON, sent compact, once as text and once as structured content.
+            assert json.loads(res.content[0].text) == json.loads(cli.stdout), tool
+            assert res.structured_content == json.loads(cli.stdout), tool
+            assert "\n" not in res.content[0].text, tool
 
 
 async def test_two_clients_writing_at_once_lose_nothing(connect):

@@ -1,0 +1,220 @@
+//! Conversations answered by `easel-llm`: resolving the model, streaming its answer into the
+//! canvas, cancelling. The CLI (`easel thread send|watch|context`) and the MCP tools
+//! (`thread_send`, `thread_context`) both go through [`Asker`], so they pick the same model and
+//! write the same answer.
+//!
+//! [`crate::send`] stays model-agnostic (it takes any stream of [`Piece`]s); this module is the
+//! one place that knows how an `easel_llm` event stream becomes those pieces. Whether the
+//! embedded model is available is decided by the `local-llm` feature of `easel-llm`, which this
+//! crate's own `local-llm` feature passes through.
+
+use crate::send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target};
+use crate::{Context, ContextOptions, Message, Part, Role};
+use easel_llm::{Config, Event, Llm, LlmError, Request};
+use easel_vault::Vault;
+use futures_util::StreamExt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::runtime::Handle;
+
+/// How often a quiet stream is woken to look at the cancel flag, so that cancelling stops a
+/// model that has stopped sending (a slow first token, a stalled connection) promptly.
+const CANCEL_POLL: Duration = Duration::from_millis(200);
+
+/// The caller's choices for one turn. Each one that is set wins over the canvas's own
+/// frontmatter (`model:`, `temperature:`, `max_tokens:` of the first system node).
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    /// `provider:model`.
+    pub model: Option<String>,
+    pub temperature: Option<f32>,
+    pub max_tokens: Option<u32>,
+    /// Send image files as image parts (for models that take images).
+    pub images: bool,
+    /// The model's context window in tokens; context is dropped to fit it.
+    pub context_window: Option<usize>,
+}
+
+/// The configured default model for `vault`: `EASEL_MODEL`, then `.easel/config.toml`, then
+/// `~/.config/easel/config.toml`, then `local:smollm2`.
+pub fn configured_model(vault: &Vault) -> Result<String, LlmError> {
+    Ok(Config::load(Some(vault.root()))?.default_model)
+}
+
+/// A configured model client bound to a tokio runtime. Keep one for as long as the process
+/// answers questions: the local model is loaded on first use and then reused.
+///
+/// The methods block; call them from a thread that may block (a plain thread, or
+/// `spawn_blocking`), never from an async task.
+#[derive(Clone, Debug)]
+pub struct Asker {
+    llm: Arc<Llm>,
+    rt: Handle,
+}
+
+impl Asker {
+    /// Reads the configuration of `vault` (see [`configured_model`]) and runs streams on `rt`.
+    pub fn load(vault: &Vault, rt: Handle) -> Result<Asker, LlmError> {
+        Ok(Asker::new(Llm::new(Config::load(Some(vault.root()))?), rt))
+    }
+
+    pub fn new(llm: Llm, rt: Handle) -> Asker {
+        Asker {
+            llm: Arc::new(llm),
+            rt,
+        }
+    }
+
+    pub fn llm(&self) -> &Llm {
+        &self.llm
+    }
+
+    /// Asks the model about `target.node` and streams the answer into a new node below it
+    /// (see [`crate::send`]). `on_text` sees each piece of text as it arrives; setting `cancel`
+    /// stops the model and keeps the partial answer.
+    pub fn send(
+        &self,
+        target: Target<'_>,
+        choices: &Choices,
+        cancel: &AtomicBool,
+        on_text: &mut dyn FnMut(&str),
+    ) -> Result<Sent, SendError> {
+        crate::send(
+            target,
+            &self.send_options(choices),
+            cancel,
+            |ctx| self.ask(ctx, choices, cancel),
+            on_text,
+        )
+    }
+
+    fn send_options(&self, choices: &Choices) -> SendOptions {
+        SendOptions {
+            context: ContextOptions {
+                default_model: self.llm.config().default_model.clone(),
+                images: choices.images,
+                context_window: choices.context_window,
+            },
+            model: choices.model.clone(),
+        }
+    }
+
+    fn ask<'a>(
+        &'a self,
+        ctx: &Context,
+        choices: &Choices,
+        cancel: &'a AtomicBool,
+    ) -> Result<impl Iterator<Item = Result<Piece, ModelFailure>> + use<'a>, ModelFailure> {
+        let mut req = Request {
+            messages: ctx.messages.iter().map(to_llm_message).collect(),
+            ..Request::default()
+        };
+        req.sampling.temperature = choices.temperature.or(ctx.temperature.map(|t| t as f32));
+        req.max_tokens = choices
+            .max_tokens
+            .or(ctx.max_tokens.and_then(|t| u32::try_from(t).ok()));
+        let mut stream = self
+            .rt
+            .block_on(self.llm.stream(Some(&ctx.model), req))
+            .map_err(failure)?;
+        Ok(std::iter::from_fn(move || {
+            loop {
+                if cancel.load(Ordering::Relaxed) {
+                    // Returning ends the iteration; `send` then drops the stream, which stops
+                    // the request or the local generation.
+                    return None;
+                }
+                let next = self
+                    .rt
+                    .block_on(async { tokio::time::timeout(CANCEL_POLL, stream.next()).await });
+                match next {
+                    Err(_) => continue,
+                    Ok(None) => return None,
+                    Ok(Some(Err(e))) => return Some(Err(failure(e))),
+                    Ok(Some(Ok(Event::TextDelta { text }))) => return Some(Ok(Piece::Text(text))),
+                    Ok(Some(Ok(Event::Usage { usage }))) => {
+                        return Some(Ok(Piece::Usage(
+                            serde_json::to_value(usage).unwrap_or_default(),
+                        )));
+                    }
+                    // Reasoning, tool calls (none are offered) and the finish reason are not
+                    // part of the answer text.
+                    Ok(Some(Ok(_))) => continue,
+                }
+            }
+        }))
+    }
+}
+
+fn failure(e: LlmError) -> ModelFailure {
+    ModelFailure {
+        error: e.to_string(),
+        hint: e.hint(),
+    }
+}
+
+fn to_llm_message(m: &Message) -> easel_llm::Message {
+    let role = match m.role {
+        Role::System => easel_llm::Role::System,
+        Role::User => easel_llm::Role::User,
+        Role::Assistant => easel_llm::Role::Assistant,
+    };
+    let parts = m
+        .parts
+        .iter()
+        .map(|p| match p {
+            Part::Text(text) => easel_llm::Part::Text { text: text.clone() },
+            Part::Image {
+                media_type, bytes, ..
+            } => easel_llm::Part::Image {
+                media_type: media_type.clone(),
+                data: bytes.clone(),
+            },
+        })
+        .collect();
+    easel_llm::Message {
+        role,
+        parts,
+        tool_calls: Vec::new(),
+        tool_call_id: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn every_role_and_part_maps_to_the_model_message() {
+        let m = Message {
+            role: Role::Assistant,
+            parts: vec![
+                Part::Text("hello".into()),
+                Part::Image {
+                    media_type: "image/png".into(),
+                    bytes: vec![1, 2, 3],
+                    path: "a.png".into(),
+                },
+            ],
+            node: "n".into(),
+            origin: crate::Origin::Chain,
+            distance: 0,
+        };
+        let out = to_llm_message(&m);
+        assert_eq!(out.role, easel_llm::Role::Assistant);
+        assert_eq!(
+            out.parts,
+            vec![
+                easel_llm::Part::Text {
+                    text: "hello".into()
+                },
+                easel_llm::Part::Image {
+                    media_type: "image/png".into(),
+                    data: vec![1, 2, 3]
+                }
+            ]
+        );
+    }
+}
