@@ -80,7 +80,22 @@ fn stdio_server_answers_tools_and_survives_errors() {
     let mut c = Client::start(dir.path());
 
     let tools = c.request("tools/list", json!({}));
-    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 15);
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 17, "{names:?}");
+    for name in [
+        "canvas_read",
+        "canvas",
+        "thread_context",
+        "thread_send",
+        "ledger_undo",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
 
     let (is_error, text) = c.call("canvas_read", json!({"path": "Ideas"}));
     assert!(is_error);
