@@ -3,7 +3,7 @@
 //!
 //! Everything here is synchronous and transport-free: [`Tools::call`] takes the vault, the
 //! actor and the JSON arguments and returns the JSON `easel --json` prints for the operation
-//! (compact, as text and as structured content), so the CLI and MCP cannot drift apart. The
+//! (compact, as text), so the CLI and MCP cannot drift apart. The
 //! server runs it on a blocking thread.
 
 use crate::error::ToolError;
@@ -398,8 +398,8 @@ fn put(m: &mut Map, key: &str, v: Option<Value>) {
     }
 }
 
-/// A successful result: the JSON `easel --json` prints for the same operation, compact, once as
-/// text and once as structured content (MCP asks for both: the text for older clients).
+/// A successful result: the JSON `easel --json` prints for the same operation, compact. The
+/// server sends the text; the value is for callers of this library.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutput {
     /// The compact JSON text.
