@@ -257,59 +257,35 @@ pub(crate) fn board_drawing(board: &BoardView) -> Result<(Drawing, String, Strin
     let mut placed: Vec<Placed> = Vec::new();
     let mut where_is: HashMap<&str, Rect> = HashMap::new();
     let card_w = |k: usize| widths[k] - 2.0 * PAD;
-    for c in claims {
-        let foot = c.evidence.map(|e| format!("rests on {e}"));
-        let r = text_card(
-            &mut d,
-            cols[0],
-            xs[0] + PAD,
-            tops[0],
-            card_w(0),
-            &card_head(c),
-            style::kind_color(c.kind),
-            c.text,
-            foot.clone(),
-        );
-        tops[0] = r.bottom() + CARD_GAP;
-        placed.push(Placed {
-            key: format!("claim:{}", c.id),
-            rect: r,
-            text: format!(
-                "**{}**\n\n{}{}",
-                card_head(c),
+    // Claims fill the left column and decisions the right one, with the same card.
+    for (col, prefix, cards) in [(0, "claim", claims), (2, "decision", decisions)] {
+        for c in cards {
+            let foot = c.evidence.map(|e| format!("rests on {e}"));
+            let r = text_card(
+                &mut d,
+                cols[col],
+                xs[col] + PAD,
+                tops[col],
+                card_w(col),
+                &card_head(c),
+                style::kind_color(c.kind),
                 c.text,
-                foot.map_or(String::new(), |f| format!("\n\n_{f}_"))
-            ),
-            color: style::kind_preset(c.kind),
-            picture: None,
-        });
-    }
-    for c in decisions {
-        let foot = c.evidence.map(|e| format!("rests on {e}"));
-        let r = text_card(
-            &mut d,
-            cols[2],
-            xs[2] + PAD,
-            tops[2],
-            card_w(2),
-            &card_head(c),
-            style::kind_color(c.kind),
-            c.text,
-            foot.clone(),
-        );
-        tops[2] = r.bottom() + CARD_GAP;
-        placed.push(Placed {
-            key: format!("decision:{}", c.id),
-            rect: r,
-            text: format!(
-                "**{}**\n\n{}{}",
-                card_head(c),
-                c.text,
-                foot.map_or(String::new(), |f| format!("\n\n_{f}_"))
-            ),
-            color: style::kind_preset(c.kind),
-            picture: None,
-        });
+                foot.clone(),
+            );
+            tops[col] = r.bottom() + CARD_GAP;
+            placed.push(Placed {
+                key: format!("{prefix}:{}", c.id),
+                rect: r,
+                text: format!(
+                    "**{}**\n\n{}{}",
+                    card_head(c),
+                    c.text,
+                    foot.map_or(String::new(), |f| format!("\n\n_{f}_"))
+                ),
+                color: style::kind_preset(c.kind),
+                picture: None,
+            });
+        }
     }
     for e in evidence {
         let inner = card_w(1) - 2.0 * PAD;

@@ -257,7 +257,7 @@ fn contained<'g>(graph: &'g Graph, t: &Node) -> Vec<&'g Node> {
     out
 }
 
-fn placeholder(key: &str, text: &str) -> Card {
+fn empty_side(key: &str, text: &str) -> Card {
     card(
         key.to_owned(),
         vec![(text.to_owned(), style::SMALL, MUTED)],
@@ -284,11 +284,11 @@ pub(crate) fn impact_drawing(
 ) -> Result<(Drawing, String, String), CodeError> {
     let mut callers = side(&impact.callers, "caller", "callers");
     if callers.is_empty() {
-        callers.push(placeholder("no-callers", "no callers in the code graph"));
+        callers.push(empty_side("no-callers", "no callers in the code graph"));
     }
     let mut callees = side(&impact.callees, "callee", "callees");
     if callees.is_empty() {
-        callees.push(placeholder("no-callees", "no resolved callees"));
+        callees.push(empty_side("no-callees", "no resolved callees"));
     }
     // Layout order: target, callers, callees.
     let mut cards = vec![target_card(graph, impact)];
