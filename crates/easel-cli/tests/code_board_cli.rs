@@ -222,3 +222,28 @@ fn concurrent_claims_are_all_kept_with_distinct_ids() {
         (0..8).map(|i| format!("claim {i}")).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn a_re_init_with_nothing_changed_keeps_the_evidence_it_has() {
+    let r = repo();
+    let d = r.path();
+    // The unchanged fast path trusts only files older than a moment (a file written within the
+    // same second could still change without changing its size or time).
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for p in ["app/settings.py", "app/session.py", "main.py", "tasks.yaml"] {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(d.join(p))
+            .unwrap();
+        f.set_modified(old).unwrap();
+    }
+    let first = json(d, &["code", "init"]);
+    assert_eq!(first["board"]["created"], "E1", "{first}");
+    let again = json(d, &["code", "init"]);
+    assert!(again["board"]["created"].is_null(), "{again}");
+    let result = again["board"]["result"].as_str().unwrap();
+    assert!(result.starts_with("Unchanged since E1"), "{result}");
+    let board = std::fs::read_to_string(d.join(".codecanvas/state.json")).unwrap();
+    let state: Value = serde_json::from_str(&board).unwrap();
+    assert_eq!(state["evidence"].as_array().unwrap().len(), 1, "{state}");
+}

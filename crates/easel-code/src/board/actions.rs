@@ -302,6 +302,60 @@ fn init(root: &Path, opts: &BoardOptions) -> Result<Outcome, BoardError> {
     record_architecture(root, &built, opts)
 }
 
+/// When nothing changed since the last init, its architecture evidence and pictures still hold:
+/// drawing them again cost most of a second per re-run and added a duplicate evidence item.
+/// Answers with the pictures already on disk, or `None` when there is something to record.
+fn unchanged_architecture(
+    root: &Path,
+    built: &Built,
+    opts: &BoardOptions,
+) -> Result<Option<Outcome>, BoardError> {
+    let Some(state) = super::load(root)? else {
+        return Ok(None);
+    };
+    let Some(e) = state
+        .evidence
+        .iter()
+        .rev()
+        .find(|e| e.kind == EvidenceKind::Architecture)
+    else {
+        return Ok(None);
+    };
+    let mut images = Vec::new();
+    if opts.images {
+        for (name, path) in [
+            ("architecture", e.image.clone()),
+            ("board", Some(".codecanvas/board.png".to_string())),
+        ] {
+            let Some(path) = path else { return Ok(None) };
+            let Ok(png) = std::fs::read(root.join(&path)) else {
+                return Ok(None);
+            };
+            images.push(Image {
+                name: name.to_string(),
+                path,
+                png,
+            });
+        }
+    }
+    let result = format!(
+        "Unchanged since {} (architecture): {} files ({} lines), all from cache; nothing was parsed or drawn again.",
+        e.id, built.stats.files, built.stats.lines
+    );
+    Ok(Some(Outcome {
+        action: "init",
+        created: None,
+        result,
+        board: board_line(&state),
+        next: next_hint(&state, "init", opts.front),
+        images,
+        progress: state.progress().map(|(addressed, affected)| Progress {
+            addressed,
+            affected,
+        }),
+    }))
+}
+
 /// Records a built graph as architecture evidence, creating the board when there is none.
 /// `easel code init` calls this with the graph it just built.
 pub fn record_architecture(
@@ -310,6 +364,11 @@ pub fn record_architecture(
     opts: &BoardOptions,
 ) -> Result<Outcome, BoardError> {
     let store = Store::open(root, true)?;
+    if built.unchanged
+        && let Some(outcome) = unchanged_architecture(root, built, opts)?
+    {
+        return Ok(outcome);
+    }
     let g = &built.graph;
     let mut m: BTreeMap<String, u64> = BTreeMap::new();
     let mut put = |k: &str, v: usize| {
