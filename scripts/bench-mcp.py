@@ -114,6 +114,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calls", type=int, default=1000)
     ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--transport", choices=["stdio", "http", "both"], default="both")
     ap.add_argument("--easel", default=os.environ.get("EASEL_BIN",
                                                       str(ROOT / "target/release/easel")))
     a = ap.parse_args()
@@ -121,7 +122,9 @@ def main():
     print(f"canvas_read on a {a.nodes}-node canvas, {a.calls} calls, {os.cpu_count()} cores")
     print("| transport | p50 (ms) | p99 (ms) | mean (ms) | response bytes |")
     print("|---|---|---|---|---|")
-    for name, fn in [("stdio", bench_stdio), ("streamable HTTP", bench_http)]:
+    for key, name, fn in [("stdio", "stdio", bench_stdio), ("http", "streamable HTTP", bench_http)]:
+        if a.transport not in (key, "both"):
+            continue
         times, last = fn(a.easel, vault, a.calls)
         size = len(json.dumps(last))
         ms = [t * 1000 for t in times]

@@ -3,8 +3,9 @@
 //!
 //! Every tool is a thin adapter over one function of `easel_vault::canvas`,
 //! `easel_vault::history` or `easel_thread`, and returns the JSON `easel --json` prints for the
-//! same operation (compact, as text and as structured content). Failures come back as tool results with `isError: true` and a hint naming the
-//! tool to use next, never as a crashed server. Changes are recorded in the vault's ledger
+//! same operation, compact, as one text block. Failures come back as tool results with
+//! `isError: true`, a structured `error` object and a hint naming the tool to use next, never
+//! as a crashed server. Changes are recorded in the vault's ledger
 //! with the actor `mcp:<client name>`.
 //!
 //! ```
@@ -49,7 +50,10 @@ use rmcp::ServiceExt;
 /// Serves MCP over standard input and output until the client closes the connection.
 pub async fn serve_stdio(vault: Vault) -> Result<(), ServeError> {
     let running = EaselMcp::new(vault)
-        .serve(rmcp::transport::stdio())
+        // Clients spawn us with pipes: driving them on the IO reactor instead of tokio's
+        // blocking pool saves a thread hand-off per message (BENCHMARKS.md, MCP section).
+        // Anything that is not a pipe (a terminal, a file) falls back to blocking handles.
+        .serve(rmcp::transport::stdio_pipes())
         .await
         .map_err(|e| ServeError::Transport(e.to_string()))?;
     running

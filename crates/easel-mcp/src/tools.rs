@@ -399,23 +399,20 @@ fn put(m: &mut Map, key: &str, v: Option<Value>) {
 }
 
 /// A successful result: the JSON `easel --json` prints for the same operation, compact. The
-/// server sends the text; the value is for callers of this library.
+/// server sends it as one text block; no tool declares an output schema, so there is no
+/// `structuredContent` copy (it doubled every response, see BENCHMARKS.md).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolOutput {
     /// The compact JSON text.
     pub text: String,
-    /// The same JSON as a value.
-    pub structured: Json,
 }
 
 impl ToolOutput {
     /// The output for a result value.
     pub fn of<T: serde::Serialize>(value: &T) -> Result<ToolOutput, ToolError> {
-        let encode =
-            |e: serde_json::Error| ToolError::failure(format!("could not encode the result: {e}"));
-        let structured = serde_json::to_value(value).map_err(encode)?;
-        let text = serde_json::to_string(&structured).map_err(encode)?;
-        Ok(ToolOutput { text, structured })
+        let text = serde_json::to_string(value)
+            .map_err(|e| ToolError::failure(format!("could not encode the result: {e}")))?;
+        Ok(ToolOutput { text })
     }
 }
 
@@ -715,11 +712,7 @@ mod tests {
             let out = tools
                 .call(&vault, &actor, "canvas_read", args(json!({"path": "a"})))
                 .unwrap();
-            assert_eq!(
-                serde_json::from_str::<Json>(&out.text).unwrap(),
-                out.structured
-            );
-            out.structured
+            serde_json::from_str::<Json>(&out.text).unwrap()
         };
         tools
             .call(
