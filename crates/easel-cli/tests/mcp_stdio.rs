@@ -127,3 +127,40 @@ fn stdio_server_answers_tools_and_survives_errors() {
     drop(c.stdin.take());
     assert!(c.child.wait().unwrap().success());
 }
+
+/// Clients spawn the server with pipes, which it drives without blocking; anything else (here
+/// regular files, as with `easel mcp < requests > answers`) must work through the blocking
+/// fallback, and the server must stop at the end of its input.
+#[test]
+fn stdio_server_works_when_its_streams_are_files() {
+    let vault = tempfile::tempdir().unwrap();
+    let io = tempfile::tempdir().unwrap();
+    let requests = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "files", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "canvas_write",
+            "arguments": {"path": "F", "data": {"nodes": [{"type": "text", "text": "from a file"}]}}}}),
+    ];
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    std::fs::write(io.path().join("in"), input).unwrap();
+    let status = Command::new(assert_cmd::cargo::cargo_bin("easel"))
+        .args(["--vault", vault.path().to_str().unwrap(), "mcp"])
+        .stdin(std::fs::File::open(io.path().join("in")).unwrap())
+        .stdout(std::fs::File::create(io.path().join("out")).unwrap())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status}");
+    let out = std::fs::read_to_string(io.path().join("out")).unwrap();
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    assert_eq!(answers[1]["id"], 2);
+    assert_eq!(answers[1]["result"]["isError"], false, "{out}");
+    assert!(vault.path().join("F.canvas").exists());
+}
