@@ -554,6 +554,28 @@ pub struct ItemResult {
     pub removed_edges: Option<Vec<String>>,
 }
 
+impl ItemResult {
+    fn node(p: &VaultPath, written: &Written, node: Map) -> ItemResult {
+        ItemResult {
+            path: p.as_str().to_owned(),
+            rev: rev_after(written),
+            node: Some(node),
+            edge: None,
+            removed_edges: None,
+        }
+    }
+
+    fn edge(p: &VaultPath, written: &Written, edge: Map) -> ItemResult {
+        ItemResult {
+            path: p.as_str().to_owned(),
+            rev: rev_after(written),
+            node: None,
+            edge: Some(edge),
+            removed_edges: None,
+        }
+    }
+}
+
 fn short(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
 }
@@ -582,13 +604,7 @@ pub fn add_node(
             .map_err(canvas_err(&p))?;
         Ok(n.fields().clone())
     })?;
-    Ok(ItemResult {
-        path: p.as_str().to_owned(),
-        rev: rev_after(&written),
-        node: Some(node),
-        edge: None,
-        removed_edges: None,
-    })
+    Ok(ItemResult::node(&p, &written, node))
 }
 
 /// Applies a JSON merge patch to one node.
@@ -615,13 +631,7 @@ pub fn update_node(
         let n = c.update_node(id, &patch).map_err(canvas_err(&p))?;
         Ok(n.fields().clone())
     })?;
-    Ok(ItemResult {
-        path: p.as_str().to_owned(),
-        rev: rev_after(&written),
-        node: Some(node),
-        edge: None,
-        removed_edges: None,
-    })
+    Ok(ItemResult::node(&p, &written, node))
 }
 
 /// Removes a node and the edges that touch it.
@@ -642,11 +652,8 @@ pub fn remove_node(
         Ok((n.into_map(), e.iter().map(|e| e.id().to_owned()).collect()))
     })?;
     Ok(ItemResult {
-        path: p.as_str().to_owned(),
-        rev: rev_after(&written),
-        node: Some(node),
-        edge: None,
         removed_edges: Some(edges),
+        ..ItemResult::node(&p, &written, node)
     })
 }
 
@@ -681,13 +688,7 @@ pub fn add_edge(
             .map_err(canvas_err(&p))?;
         Ok(e.fields().clone())
     })?;
-    Ok(ItemResult {
-        path: p.as_str().to_owned(),
-        rev: rev_after(&written),
-        node: None,
-        edge: Some(edge),
-        removed_edges: None,
-    })
+    Ok(ItemResult::edge(&p, &written, edge))
 }
 
 /// Applies a JSON merge patch to one edge.
@@ -708,13 +709,7 @@ pub fn update_edge(
         let e = c.update_edge(id, &patch).map_err(canvas_err(&p))?;
         Ok(e.fields().clone())
     })?;
-    Ok(ItemResult {
-        path: p.as_str().to_owned(),
-        rev: rev_after(&written),
-        node: None,
-        edge: Some(edge),
-        removed_edges: None,
-    })
+    Ok(ItemResult::edge(&p, &written, edge))
 }
 
 /// Removes one edge.
@@ -733,11 +728,5 @@ pub fn remove_edge(
     let (written, edge) = edit(vault, &p, rev, &change, |c| {
         Ok(c.remove_edge(id).map_err(canvas_err(&p))?.into_map())
     })?;
-    Ok(ItemResult {
-        path: p.as_str().to_owned(),
-        rev: rev_after(&written),
-        node: None,
-        edge: Some(edge),
-        removed_edges: None,
-    })
+    Ok(ItemResult::edge(&p, &written, edge))
 }
