@@ -680,6 +680,7 @@ impl<'a> Resolver<'a> {
                         from: caller.clone(),
                         name: call.text.clone(),
                         line: call.line,
+                        external: None,
                     };
                     if self.calls_builtin(fi, call) {
                         builtin_calls.push(u);
