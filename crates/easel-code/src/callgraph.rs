@@ -29,9 +29,21 @@ pub fn call_graph(graph: &Graph) -> BTreeMap<String, Vec<String>> {
         let Some(from) = by_id.get(b.from.as_str()) else {
             continue;
         };
+        let name = b.name.trim_end_matches('!');
+        // Only a builtin named as such: `getattr(o, "x")()` calls what getattr returned, and
+        // the decorators that only mark a method's kind are not calls anyone looks for.
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == ':')
+            || (from.lang == crate::Lang::Python
+                && matches!(name, "staticmethod" | "classmethod" | "property"))
+        {
+            continue;
+        }
         out.entry(from.qualname.clone())
             .or_default()
-            .insert(format!("<builtin>.{}", b.name.trim_end_matches('!')));
+            .insert(format!("<builtin>.{name}"));
     }
     for u in &graph.unresolved {
         if let (Some(from), Some(target)) = (by_id.get(u.from.as_str()), u.external.as_ref()) {

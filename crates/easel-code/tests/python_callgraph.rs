@@ -84,7 +84,11 @@ impl Score {
 fn run_case(path: &Path, failures: &mut Vec<String>) -> Score {
     let name = format!(
         "{}/{}",
-        path.parent().unwrap().file_name().unwrap().to_string_lossy(),
+        path.parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy(),
         path.file_stem().unwrap().to_string_lossy()
     );
     let case = parse_case(&name, &std::fs::read_to_string(path).unwrap());
