@@ -22,6 +22,7 @@ pub enum Seg {
     /// One of the values iterating over the expression gives (`for x in <expr>`).
     Iter,
     /// A literal dict, list, tuple or set written in place: [`FileFacts::literals`] index.
+    /// (Python string keys, here and in `Index`, start with `'`: `d["1"]` is not `d[1]`.)
     Lit(u32),
     /// An anonymous function written in place (a Python lambda): its definition's index.
     Lambda(u32),
@@ -80,6 +81,11 @@ pub struct Def {
     pub star: Option<u32>,
     #[serde(default)]
     pub kwstar: Option<u32>,
+    /// A Python lambda's number among the lambdas of its scope, from 1 (0 for the rest): its
+    /// qualified name is `<lambdaN>`, as Python's own `__qualname__` says `<lambda>`, even
+    /// when it is bound to a name.
+    #[serde(default)]
+    pub lambda_no: u32,
 }
 
 /// A call site.
@@ -672,6 +678,7 @@ impl<'s, 't> Extractor<'s, 't> {
             defaults: Vec::new(),
             star: None,
             kwstar: None,
+            lambda_no: 0,
         });
     }
 
@@ -1050,6 +1057,7 @@ impl<'s, 't> Extractor<'s, 't> {
         match (self.text(f).as_str(), a.as_slice()) {
             ("getattr", [obj, name]) if name.kind() == "string" => {
                 let key = self.literal_key(*name)?;
+                let key = key.strip_prefix('\'').unwrap_or(&key).to_string();
                 Some((*obj, Some(Seg::Name(key))))
             }
             ("next", [it]) => Some((*it, Some(Seg::Iter))),
@@ -1130,6 +1138,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
                 let n = counts.entry(d.parent).or_insert(0);
                 *n += 1;
+                d.lambda_no = *n;
                 if d.kind == DefKind::Scope {
                     d.kind = DefKind::Func;
                     d.name = format!("<lambda{n}>");
@@ -1675,7 +1684,12 @@ impl<'s, 't> Extractor<'s, 't> {
             "string" => {
                 let t = self.text(k);
                 let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-                Some(unquote(t))
+                // Python tells `d["1"]` from `d[1]`; JavaScript's keys are strings either way.
+                if self.lang == Lang::Python {
+                    Some(format!("'{}", unquote(t)))
+                } else {
+                    Some(unquote(t))
+                }
             }
             "integer" | "number" | "property_identifier" => Some(self.text(k)),
             _ => None,

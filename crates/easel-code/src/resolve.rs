@@ -631,10 +631,17 @@ impl<'a> Resolver<'a> {
     fn qualname(&self, r: Ref) -> String {
         let f = &self.files[r.file as usize];
         let sep = f.lang.sep();
-        let mut parts = vec![f.defs[r.def as usize].name.as_str()];
+        fn part(d: &crate::extract::Def, lang: Lang) -> std::borrow::Cow<'_, str> {
+            if d.lambda_no > 0 && lang == Lang::Python {
+                format!("<lambda{}>", d.lambda_no).into()
+            } else {
+                d.name.as_str().into()
+            }
+        }
+        let mut parts = vec![part(&f.defs[r.def as usize], f.lang)];
         let mut p = self.visible_parent(r);
         while let Some(pi) = p {
-            parts.push(f.defs[pi as usize].name.as_str());
+            parts.push(part(&f.defs[pi as usize], f.lang));
             p = self.visible_parent(Ref {
                 file: r.file,
                 def: pi,
@@ -1416,7 +1423,10 @@ impl<'a> Resolver<'a> {
             let args: Vec<&Option<Vec<Seg>>> = if kw {
                 call.kwargs
                     .iter()
-                    .filter(|(k, _)| !params.contains(k) && key.is_none_or(|w| w == k))
+                    .filter(|(k, _)| {
+                        !params.contains(k)
+                            && key.is_none_or(|w| w.strip_prefix('\'').unwrap_or(w) == k)
+                    })
                     .map(|(_, v)| v)
                     .collect()
             } else {
