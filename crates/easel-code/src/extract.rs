@@ -444,6 +444,10 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
+            if lang == Lang::Python {
+                x.pending
+                    .push(Pending::LambdaBody(n.start_byte() as u32, body));
+            }
         } else if let Some(n) = get(k.impl_) {
             let name = get(k.impl_type)
                 .map(|t| strip_generics(&x.text(t)))
@@ -580,6 +584,8 @@ enum Pending<'t> {
     Except(Node<'t>, Vec<Node<'t>>, Node<'t>),
     /// A function's parameter list, read once definitions are final.
     Params(u32, Node<'t>),
+    /// A Python lambda's body: the value it returns.
+    LambdaBody(u32, Node<'t>),
 }
 
 struct Extractor<'s, 't> {
@@ -1337,6 +1343,21 @@ impl<'s, 't> Extractor<'s, 't> {
                     });
                 }
                 Pending::Params(start, p) => self.defaults(start, p),
+                Pending::LambdaBody(start, body) => {
+                    let d = self
+                        .facts
+                        .defs
+                        .iter()
+                        .position(|d| d.start_byte == start && d.kind == DefKind::Func);
+                    if let Some(d) = d {
+                        let value = self.segs(body);
+                        self.facts.returns.push(ReturnFact {
+                            scope: Some(d as u32),
+                            value,
+                            yields: false,
+                        });
+                    }
+                }
                 Pending::Iter(n, left, right) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let line = n.start_position().row as u32 + 1;

@@ -1638,6 +1638,24 @@ impl<'a> Resolver<'a> {
             }
             Val::LitValues(f, id) => out = self.literal_values(*f, *id, depth),
             Val::Args(r, i) => out = self.packed_args(*r, *i, false, None, depth + 1),
+            // An iterable class: what its `__iter__` gives (a generator, or an iterator whose
+            // `__next__` returns the values).
+            Val::Instance(c) | Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
+                for m in self.bind_methods(self.class_member(*c, "__iter__", depth, false), false) {
+                    for it in self.call_result(&m, depth + 1) {
+                        match &it {
+                            Val::Gen(_) => out.extend(self.iterate(&it, depth + 1)),
+                            Val::Instance(k) | Val::SelfOf(k) => {
+                                let next = self.class_member(*k, "__next__", depth, false);
+                                for n in self.bind_methods(next, false) {
+                                    out.extend(self.call_result(&n, depth + 1));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         dedup(&mut out);
