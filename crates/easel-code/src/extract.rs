@@ -1030,7 +1030,10 @@ impl<'s, 't> Extractor<'s, 't> {
         if let Some(&i) = self.lits.borrow().1.get(&n.start_byte()) {
             return i;
         }
-        let elements = self.elements(n);
+        // Elements that are no dotted expression (numbers, strings, calls with arguments) are
+        // never a value the resolver follows: big data tables cost nothing.
+        let mut elements = self.elements(n);
+        elements.retain(|(_, v)| v.is_some());
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
             line: n.start_position().row as u32 + 1,
@@ -1641,7 +1644,12 @@ impl<'s, 't> Extractor<'s, 't> {
             Some(target) if !target.is_empty() => {
                 let value = right.and_then(|r| self.segs(r));
                 let type_name = ty.and_then(|t| self.type_segs(t, 0));
-                let elements = right.map(|r| self.elements(r)).unwrap_or_default();
+                // A Python literal is kept once, in `literals`, which the value names.
+                let elements = if matches!(value.as_deref(), Some([Seg::Lit(_)])) {
+                    Vec::new()
+                } else {
+                    right.map(|r| self.elements(r)).unwrap_or_default()
+                };
                 self.facts.assigns.push(AssignFact {
                     scope,
                     target,

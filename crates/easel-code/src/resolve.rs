@@ -107,6 +107,8 @@ struct FileIndex {
     /// (scope, name) → values put into `name` at places no literal key names: `name[k] = v`,
     /// `name.append(v)`, `name.add(v)`, `name.insert(i, v)` (scope and line of the change).
     elem_adds: HashMap<(Option<DefId>, String), Vec<Added>>,
+    /// (scope, name) → every assignment `name[key] = ...`, whatever the key.
+    elem_keyed: HashMap<(Option<DefId>, String), Vec<u32>>,
     /// Scope → names declared global/nonlocal there.
     globals: HashSet<(Option<DefId>, String)>,
     stars: Vec<u32>,
@@ -1597,13 +1599,11 @@ impl<'a> Resolver<'a> {
         }
         if let Some(name) = &name {
             let facts = &self.files[f as usize];
-            let keyed: Vec<u32> = self.idx[f as usize]
-                .elem_assigns
-                .iter()
-                .filter(|((s, n, _), _)| *s == scope && n == name)
-                .flat_map(|(_, v)| v.iter().copied())
-                .collect();
-            for a in keyed {
+            let keyed = self.idx[f as usize]
+                .elem_keyed
+                .get(&(scope, name.clone()))
+                .map_or(&[][..], Vec::as_slice);
+            for &a in keyed {
                 let set = &facts.assigns[a as usize];
                 if let Some(v) = &set.value {
                     out.extend(self.eval(f, set.scope, v, Some(set.line), depth + 1));
@@ -2700,6 +2700,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
     let mut elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>> = HashMap::new();
     let mut elem_adds: HashMap<(Option<DefId>, String), Vec<Added>> = HashMap::new();
     let mut pending_adds = Vec::new();
+    let mut elem_keyed: HashMap<(Option<DefId>, String), Vec<u32>> = HashMap::new();
     let declared: HashSet<(Option<DefId>, &str)> = f
         .globals
         .iter()
@@ -2732,6 +2733,10 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 .to_string();
             elem_assigns
                 .entry((a.scope, a.target[0].clone(), key))
+                .or_default()
+                .push(i as u32);
+            elem_keyed
+                .entry((a.scope, a.target[0].clone()))
                 .or_default()
                 .push(i as u32);
         } else if a.target.len() == 2
@@ -2883,6 +2888,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         inst_attrs,
         elem_assigns,
         elem_adds,
+        elem_keyed,
         globals,
         stars,
         qualname,
