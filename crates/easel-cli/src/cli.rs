@@ -169,6 +169,11 @@ pub enum CodeCmd {
         /// The repository folder.
         #[arg(default_value = ".")]
         dir: PathBuf,
+        /// Print only the call graph as JSON, the shape call-graph tools exchange (PyCG's):
+        /// {"caller": ["callee", ...]} by qualified name, every module and function a key,
+        /// builtins as <builtin>.name, library calls as module.name.
+        #[arg(long)]
+        callgraph: bool,
     },
     #[command(flatten)]
     Board(BoardCmd),

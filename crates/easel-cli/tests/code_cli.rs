@@ -111,6 +111,35 @@ fn graph_lists_nodes_edges_and_unresolved_calls_apart() {
 }
 
 #[test]
+fn graph_callgraph_prints_callers_and_callees_by_qualified_name() {
+    let r = repo();
+    // JSON with or without --json: the interchange format of call-graph tools.
+    for args in [
+        &["code", "graph", "--callgraph"][..],
+        &["--json", "code", "graph", "--callgraph"][..],
+    ] {
+        let out = easel(r.path()).args(args).output().unwrap();
+        assert!(out.status.success());
+        let cg: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            cg["main"],
+            serde_json::json!(["<builtin>.print", "app.session.get"])
+        );
+        assert_eq!(
+            cg["app.session.get"],
+            serde_json::json!(["app.session.Session.request"])
+        );
+        assert_eq!(
+            cg["app.session.Session.request"],
+            serde_json::json!(["app.settings.merge_setting"])
+        );
+        // Every function is a key, even one that calls nothing; classes are not callers.
+        assert_eq!(cg["app.settings.merge_setting"], serde_json::json!([]));
+        assert!(cg.get("app.session.Session").is_none());
+    }
+}
+
+#[test]
 fn impact_reports_callers_callees_and_depth() {
     let r = repo();
     let i = json(

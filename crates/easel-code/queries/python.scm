@@ -18,6 +18,8 @@
 
 (call) @call
 (decorator [(identifier) (attribute)] @call.decorator)
+; `@retry(3)`: the decorator is what the call returns.
+(decorator (call) @call.decorator)
 
 (import_statement) @import
 (import_from_statement) @import
@@ -29,8 +31,10 @@
 (augmented_assignment left: (_) @bind)
 (for_statement left: (_) @bind)
 (for_in_clause left: (_) @bind)
+(for_in_clause left: (identifier) @iter.left right: (_) @iter.right) @iter
 (with_item value: (as_pattern alias: (as_pattern_target) @bind))
-(except_clause (as_pattern alias: (as_pattern_target) @bind))
+; `except E as e`: `e` is an instance of `E`.
+(except_clause (as_pattern (_) @except.type alias: (as_pattern_target) @except.name)) @except
 (named_expression name: (identifier) @bind)
 (global_statement (identifier) @global)
 (nonlocal_statement (identifier) @global)

@@ -21,6 +21,13 @@ pub enum Seg {
     Index(String),
     /// One of the values iterating over the expression gives (`for x in <expr>`).
     Iter,
+    /// A literal dict, list, tuple or set written in place: [`FileFacts::literals`] index.
+    /// (Python string keys, here and in `Index`, start with `'`: `d["1"]` is not `d[1]`.)
+    Lit(u32),
+    /// An anonymous function written in place (a Python lambda): its definition's index.
+    Lambda(u32),
+    /// `.get(key)` with a literal key: an element of a literal dict, else a method call.
+    Get(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +73,19 @@ pub struct Def {
     pub is_classmethod: bool,
     /// A Ruby `module` or a namespace: a container, not a class with instances.
     pub is_namespace: bool,
+    /// Default values of the parameters, aligned with `params` (Python).
+    #[serde(default)]
+    pub defaults: Vec<Option<Vec<Seg>>>,
+    /// The positions of `*args` and `**kwargs` among `params`.
+    #[serde(default)]
+    pub star: Option<u32>,
+    #[serde(default)]
+    pub kwstar: Option<u32>,
+    /// A Python lambda's number among the lambdas of its scope, from 1 (0 for the rest): its
+    /// qualified name is `<lambdaN>`, as Python's own `__qualname__` says `<lambda>`, even
+    /// when it is bound to a name.
+    #[serde(default)]
+    pub lambda_no: u32,
 }
 
 /// A call site.
@@ -144,6 +164,17 @@ pub struct ReturnFact {
     pub yields: bool,
 }
 
+/// A literal container written in place (an argument, a return value, an element).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LitFact {
+    pub scope: Option<u32>,
+    pub line: u32,
+    /// A dict: iterating over it gives its keys, not its values.
+    pub dict: bool,
+    /// Elements by key (`"0"`, `"1"`, ... for sequences; `*` for a key not known statically).
+    pub elements: Vec<(String, Option<Vec<Seg>>)>,
+}
+
 /// Everything the resolver needs to know about one file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FileFacts {
@@ -161,6 +192,9 @@ pub struct FileFacts {
     /// Names declared `global`/`nonlocal` in a scope: they are not local there.
     pub globals: Vec<BindFact>,
     pub returns: Vec<ReturnFact>,
+    /// Python literal containers that appear inside expressions ([`Seg::Lit`]).
+    #[serde(default)]
+    pub literals: Vec<LitFact>,
     /// JavaScript `export default name`.
     pub default_export: Option<String>,
 }
@@ -208,6 +242,9 @@ struct Captures {
     iter_right: Option<u32>,
     package: Option<u32>,
     export_default: Option<u32>,
+    except: Option<u32>,
+    except_type: Option<u32>,
+    except_name: Option<u32>,
 }
 
 impl Captures {
@@ -249,6 +286,9 @@ impl Captures {
             iter_right: i("iter.right"),
             package: i("package"),
             export_default: i("export.default"),
+            except: i("except"),
+            except_type: i("except.type"),
+            except_name: i("except.name"),
         }
     }
 }
@@ -300,9 +340,11 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             binds: Vec::new(),
             globals: Vec::new(),
             returns: Vec::new(),
+            literals: Vec::new(),
             default_export: None,
         },
         pending: Vec::new(),
+        lits: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&c.query, tree.root_node(), src);
@@ -353,6 +395,11 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
                 types.insert(0, None);
             }
             x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
+            if lang == Lang::Python
+                && let Some(p) = get(k.func_params)
+            {
+                x.pending.push(Pending::Params(n.start_byte() as u32, p));
+            }
             let is_static = get(k.func_static).is_some();
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
@@ -397,6 +444,10 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
+            if lang == Lang::Python {
+                x.pending
+                    .push(Pending::LambdaBody(n.start_byte() as u32, body));
+            }
         } else if let Some(n) = get(k.impl_) {
             let name = get(k.impl_type)
                 .map(|t| strip_generics(&x.text(t)))
@@ -437,6 +488,8 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             }
         } else if let Some(n) = get(k.export_default) {
             x.facts.default_export = Some(x.text(n));
+        } else if let (Some(n), Some(name)) = (get(k.except), get(k.except_name)) {
+            x.pending.push(Pending::Except(n, all(k.except_type), name));
         }
     }
     if x.facts.defs.is_empty() {
@@ -444,6 +497,7 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
     }
     x.finish_defs();
     x.finish_pending();
+    x.facts.literals = x.lits.into_inner().0;
     Ok(x.facts)
 }
 
@@ -481,9 +535,11 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
             binds: Vec::new(),
             globals: Vec::new(),
             returns: Vec::new(),
+            literals: Vec::new(),
             default_export: None,
         },
         pending: Vec::new(),
+        lits: Default::default(),
     };
     x.generic_defs(tree.root_node())?;
     Ok(x.facts
@@ -525,6 +581,11 @@ enum Pending<'t> {
     Global(Node<'t>),
     Return(Node<'t>, Option<Node<'t>>),
     Iter(Node<'t>, Node<'t>, Node<'t>),
+    Except(Node<'t>, Vec<Node<'t>>, Node<'t>),
+    /// A function's parameter list, read once definitions are final.
+    Params(u32, Node<'t>),
+    /// A Python lambda's body: the value it returns.
+    LambdaBody(u32, Node<'t>),
 }
 
 struct Extractor<'s, 't> {
@@ -532,6 +593,9 @@ struct Extractor<'s, 't> {
     src: &'s [u8],
     facts: FileFacts,
     pending: Vec<Pending<'t>>,
+    /// Literals met while reading expressions, and their index by start byte: an expression
+    /// can be read more than once and must name the same literal each time.
+    lits: std::cell::RefCell<(Vec<LitFact>, std::collections::HashMap<usize, u32>)>,
 }
 
 const IDENT_KINDS: &[&str] = &[
@@ -617,6 +681,10 @@ impl<'s, 't> Extractor<'s, 't> {
             is_static,
             is_classmethod,
             is_namespace: false,
+            defaults: Vec::new(),
+            star: None,
+            kwstar: None,
+            lambda_no: 0,
         });
     }
 
@@ -844,10 +912,27 @@ impl<'s, 't> Extractor<'s, 't> {
                     .or_else(|| field("value"))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
+            "dictionary" | "list" | "tuple" | "set" | "expression_list"
+                if self.lang == Lang::Python =>
+            {
+                out.push(Seg::Lit(self.literal(n)));
+            }
+            "lambda" if self.lang == Lang::Python => {
+                let d = self.facts.defs.iter().position(|d| {
+                    d.start_byte == n.start_byte() as u32 && d.kind == DefKind::Func
+                })?;
+                out.push(Seg::Lambda(d as u32));
+            }
             "call" if self.lang == Lang::Python => {
                 let f = field("function")?;
                 if f.kind() == "identifier" && self.text(f) == "super" {
                     out.push(Seg::Super);
+                } else if let Some(key) = self.get_key(n) {
+                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    out.push(Seg::Get(key));
+                } else if let Some((arg, seg)) = self.builtin_view(n) {
+                    self.segs_into(arg, out, depth + 1)?;
+                    out.extend(seg);
                 } else {
                     self.segs_into(f, out, depth + 1)?;
                     out.push(Seg::Call);
@@ -891,6 +976,113 @@ impl<'s, 't> Extractor<'s, 't> {
             _ => return None,
         }
         Some(())
+    }
+
+    /// Default values and the star parameters of the Python function starting at `start`.
+    fn defaults(&mut self, start: u32, p: Node) {
+        let Some(d) = self
+            .facts
+            .defs
+            .iter()
+            .position(|d| d.start_byte == start && d.kind == DefKind::Func)
+        else {
+            return;
+        };
+        let mut defaults = Vec::new();
+        let (mut star, mut kwstar) = (None, None);
+        let mut cur = p.walk();
+        let mut i = 0u32;
+        for ch in p.named_children(&mut cur) {
+            if ch.kind() == "comment" {
+                continue;
+            }
+            // Only the parameters `params` lists (a bare `*` or `/` is none).
+            if !IDENT_KINDS.contains(&ch.kind())
+                && ["name", "pattern", "left"]
+                    .iter()
+                    .find_map(|f| ch.child_by_field_name(f))
+                    .filter(|n| n.kind() == "identifier")
+                    .or_else(|| first_identifier(ch))
+                    .is_none()
+            {
+                continue;
+            }
+            match ch.kind() {
+                "list_splat_pattern" => star = Some(i),
+                "dictionary_splat_pattern" => kwstar = Some(i),
+                _ => {}
+            }
+            defaults.push(
+                ch.child_by_field_name("value")
+                    .filter(|_| ch.kind().ends_with("default_parameter"))
+                    .and_then(|v| self.segs(v)),
+            );
+            i += 1;
+        }
+        let def = &mut self.facts.defs[d];
+        def.defaults = defaults;
+        def.star = star;
+        def.kwstar = kwstar;
+    }
+
+    /// The index of a literal container, recorded on first sight.
+    fn literal(&self, n: Node) -> u32 {
+        if let Some(&i) = self.lits.borrow().1.get(&n.start_byte()) {
+            return i;
+        }
+        // Elements that are no dotted expression (numbers, strings, calls with arguments) are
+        // never a value the resolver follows: big data tables cost nothing.
+        let mut elements = self.elements(n);
+        elements.retain(|(_, v)| v.is_some());
+        let lit = LitFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            line: n.start_position().row as u32 + 1,
+            dict: n.kind() == "dictionary",
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(n.start_byte(), i);
+        i
+    }
+
+    /// Builtins whose result is a view of their argument: `getattr(x, "name")` is `x.name`,
+    /// `next(x)` one value of iterating over `x`, `iter(x)` what iterating gives as `x` does.
+    fn builtin_view<'n>(&self, call: Node<'n>) -> Option<(Node<'n>, Option<Seg>)> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "identifier" {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        if args.kind() != "argument_list" {
+            return None;
+        }
+        let mut cur = args.walk();
+        let a: Vec<Node<'n>> = args
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        match (self.text(f).as_str(), a.as_slice()) {
+            ("getattr", [obj, name]) if name.kind() == "string" => {
+                let key = self.literal_key(*name)?;
+                let key = key.strip_prefix('\'').unwrap_or(&key).to_string();
+                Some((*obj, Some(Seg::Name(key))))
+            }
+            ("next", [it]) => Some((*it, Some(Seg::Iter))),
+            ("iter", [it]) => Some((*it, None)),
+            _ => None,
+        }
+    }
+
+    /// The key of `x.get("key")` (or `x.get("key", default)`).
+    fn get_key(&self, call: Node) -> Option<String> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "attribute" || self.text(f.child_by_field_name("attribute")?) != "get" {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        self.literal_key(args.named_child(0)?)
     }
 
     /// Innermost definition whose scope holds `byte`.
@@ -944,6 +1136,23 @@ impl<'s, 't> Extractor<'s, 't> {
             }
             defs[i].parent = stack.last().copied();
             stack.push(i as u32);
+        }
+        if self.lang == Lang::Python {
+            // An anonymous lambda is a function of its own, named the way call-graph tools
+            // name it: `<lambdaN>`, counting every lambda of the enclosing scope in order.
+            let mut counts: std::collections::HashMap<Option<u32>, u32> = Default::default();
+            for d in defs.iter_mut() {
+                if !d.is_lambda || !matches!(d.kind, DefKind::Func | DefKind::Scope) {
+                    continue;
+                }
+                let n = counts.entry(d.parent).or_insert(0);
+                *n += 1;
+                d.lambda_no = *n;
+                if d.kind == DefKind::Scope {
+                    d.kind = DefKind::Func;
+                    d.name = format!("<lambda{n}>");
+                }
+            }
         }
         self.attach_methods();
         self.break_cycles();
@@ -1097,13 +1306,60 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
                 Pending::Return(n, v) => {
                     let scope = self.scope_of(n.start_byte() as u32);
-                    let value = v.and_then(|v| self.segs(v));
+                    let mut value = v.and_then(|v| self.segs(v));
                     let yields = n.kind() == "yield";
+                    // `yield from g` yields what iterating over `g` gives.
+                    if yields
+                        && self.lang == Lang::Python
+                        && n.child(1).is_some_and(|c| c.kind() == "from")
+                        && let Some(v) = value.as_mut()
+                    {
+                        v.push(Seg::Iter);
+                    }
                     self.facts.returns.push(ReturnFact {
                         scope,
                         value,
                         yields,
                     });
+                }
+                Pending::Except(n, types, name) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    // `except (A, B) as e`: one of the classes, constructed.
+                    let value = match types.as_slice() {
+                        [t] => self.segs(*t).map(|mut v| {
+                            if matches!(v.as_slice(), [Seg::Lit(_)]) {
+                                v.push(Seg::Iter);
+                            }
+                            v.push(Seg::Call);
+                            v
+                        }),
+                        _ => None,
+                    };
+                    self.facts.assigns.push(AssignFact {
+                        scope,
+                        target: vec![self.text(name)],
+                        value,
+                        type_name: None,
+                        elements: Vec::new(),
+                        line,
+                    });
+                }
+                Pending::Params(start, p) => self.defaults(start, p),
+                Pending::LambdaBody(start, body) => {
+                    let d = self
+                        .facts
+                        .defs
+                        .iter()
+                        .position(|d| d.start_byte == start && d.kind == DefKind::Func);
+                    if let Some(d) = d {
+                        let value = self.segs(body);
+                        self.facts.returns.push(ReturnFact {
+                            scope: Some(d as u32),
+                            value,
+                            yields: false,
+                        });
+                    }
                 }
                 Pending::Iter(n, left, right) => {
                     let scope = self.scope_of(n.start_byte() as u32);
@@ -1289,6 +1545,38 @@ impl<'s, 't> Extractor<'s, 't> {
             }
             return;
         }
+        // `a, b = pair()`: each name takes one element of the value.
+        if self.lang == Lang::Python
+            && let Some(r) = right
+            && matches!(left.kind(), "pattern_list" | "tuple_pattern")
+            && let Some(value) = self.segs(r)
+        {
+            let mut cur = left.walk();
+            for (i, ch) in left
+                .named_children(&mut cur)
+                .filter(|c| c.kind() != "comment")
+                .enumerate()
+            {
+                if ch.kind() != "identifier" {
+                    for id in identifiers(ch) {
+                        let name = self.text(id);
+                        self.facts.binds.push(BindFact { scope, name, line });
+                    }
+                    continue;
+                }
+                let mut v = value.clone();
+                v.push(Seg::Index(i.to_string()));
+                self.facts.assigns.push(AssignFact {
+                    scope,
+                    target: vec![self.text(ch)],
+                    value: Some(v),
+                    type_name: None,
+                    elements: Vec::new(),
+                    line,
+                });
+            }
+            return;
+        }
         // `const x = require('./m')` is an import.
         if self.lang.is_js_family()
             && let Some(r) = right
@@ -1343,11 +1631,25 @@ impl<'s, 't> Extractor<'s, 't> {
                 })
                 .collect::<Option<Vec<_>>>()
         });
+        // `table[key] = f` with a key known only at run time: `f` is in `table` somewhere.
+        let target = target.or_else(|| {
+            let obj = left.child_by_field_name("value")?;
+            if self.lang != Lang::Python || left.kind() != "subscript" || obj.kind() != "identifier"
+            {
+                return None;
+            }
+            Some(vec![self.text(obj), "[*]".to_string()])
+        });
         match target {
             Some(target) if !target.is_empty() => {
                 let value = right.and_then(|r| self.segs(r));
                 let type_name = ty.and_then(|t| self.type_segs(t, 0));
-                let elements = right.map(|r| self.elements(r)).unwrap_or_default();
+                // A Python literal is kept once, in `literals`, which the value names.
+                let elements = if matches!(value.as_deref(), Some([Seg::Lit(_)])) {
+                    Vec::new()
+                } else {
+                    right.map(|r| self.elements(r)).unwrap_or_default()
+                };
                 self.facts.assigns.push(AssignFact {
                     scope,
                     target,
@@ -1383,12 +1685,14 @@ impl<'s, 't> Extractor<'s, 't> {
                     ) else {
                         continue;
                     };
-                    if let Some(key) = self.literal_key(k) {
-                        out.push((key, self.segs(v)));
+                    match self.literal_key(k) {
+                        Some(key) => out.push((key, self.segs(v))),
+                        None if self.lang == Lang::Python => out.push(("*".into(), self.segs(v))),
+                        None => {}
                     }
                 }
             }
-            "list" | "tuple" | "array" => {
+            "list" | "tuple" | "array" | "set" | "expression_list" => {
                 let mut cur = n.walk();
                 for (i, ch) in n
                     .named_children(&mut cur)
@@ -1409,7 +1713,12 @@ impl<'s, 't> Extractor<'s, 't> {
             "string" => {
                 let t = self.text(k);
                 let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-                Some(unquote(t))
+                // Python tells `d["1"]` from `d[1]`; JavaScript's keys are strings either way.
+                if self.lang == Lang::Python {
+                    Some(format!("'{}", unquote(t)))
+                } else {
+                    Some(unquote(t))
+                }
             }
             "integer" | "number" | "property_identifier" => Some(self.text(k)),
             _ => None,

@@ -23,6 +23,7 @@
 pub mod board;
 mod builtins;
 mod cache;
+mod callgraph;
 mod deps;
 mod error;
 mod extract;
@@ -35,6 +36,7 @@ mod resolve;
 pub mod views;
 
 pub use cache::CACHE_DIR;
+pub use callgraph::call_graph;
 pub use error::{CodeError, ErrorKind};
 pub use extract::{
     DefKind, FileFacts, GENERIC_QUERY, Seg, check_query, extract, generic_definitions,

@@ -63,6 +63,10 @@ pub struct Unresolved {
     /// The callee as written (`os.path.join`, `handler`, `self.cb`).
     pub name: String,
     pub line: u32,
+    /// For a call into a module outside the repository (a library), the callee's full dotted
+    /// name through the import (`requests.get` for `import requests as r; r.get()`).
+    #[serde(default)]
+    pub external: Option<String>,
 }
 
 /// The whole graph of a repository.

@@ -47,10 +47,34 @@ enum Val {
     Bound(Ref),
     /// `super()` inside this class.
     Super(Ref),
-    /// A literal dict, list, tuple, object or array: the assignment that made it.
-    Lit(FileId, u32),
+    /// A literal dict, list, tuple, set, object or array.
+    Lit(FileId, LitId),
+    /// `d.values` or `d.copy` of a literal, not called yet.
+    LitMethod(FileId, LitId, View),
+    /// What `d.values()` gives: iterating over it gives the literal's values.
+    LitValues(FileId, LitId),
     /// What calling a generator function gives.
     Gen(Ref),
+    /// The tuple a `*args` parameter (index) of the function collects.
+    Args(Ref, u32),
+    /// The dict a `**kwargs` parameter (index) of the function collects.
+    Kwargs(Ref, u32),
+}
+
+/// Where a literal container was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum LitId {
+    /// The value of this assignment (whose target names it, so later `x[k] = v` and
+    /// `x.append(v)` add to it).
+    Assign(u32),
+    /// An expression elsewhere: [`FileFacts::literals`].
+    Expr(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum View {
+    Values,
+    Copy,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -69,6 +93,9 @@ struct Binding {
     kind: BindKind,
 }
 
+/// A value put into a container: the scope and line of the change, and the value.
+type Added = (Option<DefId>, u32, Vec<Seg>);
+
 /// Per-file lookup tables.
 struct FileIndex {
     /// (scope, name) → bindings in source order.
@@ -77,6 +104,11 @@ struct FileIndex {
     inst_attrs: HashMap<(DefId, String), Vec<u32>>,
     /// (scope, name, key) → assignments `name[key] = ...`.
     elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>>,
+    /// (scope, name) → values put into `name` at places no literal key names: `name[k] = v`,
+    /// `name.append(v)`, `name.add(v)`, `name.insert(i, v)` (scope and line of the change).
+    elem_adds: HashMap<(Option<DefId>, String), Vec<Added>>,
+    /// (scope, name) → every assignment `name[key] = ...`, whatever the key.
+    elem_keyed: HashMap<(Option<DefId>, String), Vec<u32>>,
     /// Scope → names declared global/nonlocal there.
     globals: HashSet<(Option<DefId>, String)>,
     stars: Vec<u32>,
@@ -601,10 +633,17 @@ impl<'a> Resolver<'a> {
     fn qualname(&self, r: Ref) -> String {
         let f = &self.files[r.file as usize];
         let sep = f.lang.sep();
-        let mut parts = vec![f.defs[r.def as usize].name.as_str()];
+        fn part(d: &crate::extract::Def, lang: Lang) -> std::borrow::Cow<'_, str> {
+            if d.lambda_no > 0 && lang == Lang::Python {
+                format!("<lambda{}>", d.lambda_no).into()
+            } else {
+                d.name.as_str().into()
+            }
+        }
+        let mut parts = vec![part(&f.defs[r.def as usize], f.lang)];
         let mut p = self.visible_parent(r);
         while let Some(pi) = p {
-            parts.push(f.defs[pi as usize].name.as_str());
+            parts.push(part(&f.defs[pi as usize], f.lang));
             p = self.visible_parent(Ref {
                 file: r.file,
                 def: pi,
@@ -674,12 +713,26 @@ impl<'a> Resolver<'a> {
                         });
                     }
                 }
-                None if call.maybe => {}
+                // `raise KeyError` constructs a builtin exception without parentheses.
+                None if call.maybe => {
+                    if f.lang == Lang::Python
+                        && !call.text.is_empty()
+                        && self.calls_builtin(fi, call)
+                    {
+                        builtin_calls.push(Unresolved {
+                            from: caller.clone(),
+                            name: call.text.clone(),
+                            line: call.line,
+                            external: None,
+                        });
+                    }
+                }
                 None => {
                     let u = Unresolved {
                         from: caller.clone(),
                         name: call.text.clone(),
                         line: call.line,
+                        external: self.external_name(fi, call),
                     };
                     if self.calls_builtin(fi, call) {
                         builtin_calls.push(u);
@@ -720,6 +773,76 @@ impl<'a> Resolver<'a> {
             cur = f.defs[d as usize].parent;
         }
         !ix.bindings.contains_key(&(None, head.clone()))
+    }
+
+    /// The full dotted name of a call into a module outside the repository, through the import
+    /// that binds the callee's first name (`np.linalg.norm()` → `numpy.linalg.norm`).
+    fn external_name(&self, fi: FileId, call: &crate::extract::CallSite) -> Option<String> {
+        if self.lang(fi) != Lang::Python {
+            return None;
+        }
+        let names: Vec<&str> = call
+            .callee
+            .iter()
+            .map(|s| match s {
+                Seg::Name(n) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (head, rest) = names.split_first()?;
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let key = |d: Option<DefId>| (d, head.to_string());
+        let mut cur = call.scope;
+        let mut found = None;
+        while let Some(d) = cur {
+            if ix.globals.contains(&key(Some(d))) {
+                break;
+            }
+            if let Some(b) = ix.bindings.get(&key(Some(d))) {
+                found = Some(b);
+                break;
+            }
+            cur = f.defs[d as usize].parent;
+        }
+        let bs = found.or_else(|| ix.bindings.get(&key(None)))?;
+        let b = bs
+            .iter()
+            .rev()
+            .find(|b| b.line <= call.line)
+            .or(bs.last())?;
+        let BindKind::Import(i) = b.kind else {
+            return None;
+        };
+        let base = match &f.imports[i as usize].kind {
+            ImportKind::Module { path, alias } => {
+                if !self.import_val(fi, i, 0).is_empty() {
+                    return None;
+                }
+                match alias {
+                    Some(_) => path.clone(),
+                    None => head.to_string(),
+                }
+            }
+            ImportKind::From {
+                path,
+                level: 0,
+                name,
+                ..
+            } => {
+                if !self.py_module_val(path, Some(fi)).is_empty() {
+                    return None;
+                }
+                format!("{path}.{name}")
+            }
+            _ => return None,
+        };
+        let mut out = base;
+        for r in rest {
+            out.push('.');
+            out.push_str(r);
+        }
+        Some(out)
     }
 
     /// The node that makes a call in this scope: the innermost function, else the module.
@@ -883,7 +1006,9 @@ impl<'a> Resolver<'a> {
                 Some(c) => vec![Val::Super(c)],
                 None => Vec::new(),
             },
-            Seg::Call | Seg::Index(_) | Seg::Iter => Vec::new(),
+            Seg::Lit(i) => vec![Val::Lit(fi, LitId::Expr(*i))],
+            Seg::Lambda(d) => vec![Val::Func(Ref { file: fi, def: *d })],
+            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) => Vec::new(),
         };
         for seg in &segs[1..] {
             if vals.is_empty() {
@@ -896,7 +1021,16 @@ impl<'a> Resolver<'a> {
                     Seg::Call => next.extend(self.call_result(v, depth + 1)),
                     Seg::Index(k) => next.extend(self.element(v, k, depth + 1)),
                     Seg::Iter => next.extend(self.iterate(v, depth + 1)),
-                    Seg::Super => {}
+                    Seg::Get(k) => {
+                        if matches!(v, Val::Lit(..)) {
+                            next.extend(self.element(v, k, depth + 1));
+                        } else {
+                            for m in self.member(v, "get", depth + 1) {
+                                next.extend(self.call_result(&m, depth + 1));
+                            }
+                        }
+                    }
+                    Seg::Super | Seg::Lit(_) | Seg::Lambda(_) => {}
                 }
             }
             dedup(&mut next);
@@ -1154,8 +1288,8 @@ impl<'a> Resolver<'a> {
                         return inst;
                     }
                 }
-                if !a.elements.is_empty() {
-                    return vec![Val::Lit(fi, idx)];
+                if !a.elements.is_empty() || matches!(a.value.as_deref(), Some([Seg::Lit(_)])) {
+                    return vec![Val::Lit(fi, LitId::Assign(idx))];
                 }
                 match &a.value {
                     // A value assigned on the line it is read from is the previous one.
@@ -1180,7 +1314,14 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 PARAM_TOUCHED.with(|t| t.set(true));
-                self.param_values(Ref { file: fi, def: d }, i, depth + 1)
+                let r = Ref { file: fi, def: d };
+                if def.star == Some(i) {
+                    return vec![Val::Args(r, i)];
+                }
+                if def.kwstar == Some(i) {
+                    return vec![Val::Kwargs(r, i)];
+                }
+                self.param_values(r, i, depth + 1)
             }
             BindKind::Unknown => Vec::new(),
         }
@@ -1206,9 +1347,7 @@ impl<'a> Resolver<'a> {
     }
 
     fn compute_param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
-        let Some(sites) = self.callers.get(&f) else {
-            return Vec::new();
-        };
+        let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
         if sites.len() > 32 {
             return Vec::new();
         }
@@ -1217,6 +1356,8 @@ impl<'a> Resolver<'a> {
             return Vec::new();
         };
         let mut out = Vec::new();
+        // The default is a value unless every call site passes the argument.
+        let mut defaulted = sites.is_empty();
         for &(cf, ci, bound) in sites {
             let call = &self.files[cf as usize].calls[ci as usize];
             if let Some(d) = call.decorates {
@@ -1234,22 +1375,76 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
-                Some((_, v)) => v.as_ref(),
+                Some((_, v)) => Some(v.as_ref()),
                 None => {
                     let shift = u32::from(bound);
                     if i < shift {
                         continue;
                     }
                     let pos = (i - shift) as usize;
-                    call.args.get(pos).and_then(Option::as_ref)
+                    call.args.get(pos).map(Option::as_ref)
                 }
             };
-            if let Some(a) = arg {
+            match arg {
+                Some(Some(a)) => {
+                    out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1))
+                }
+                Some(None) => {}
+                None => defaulted |= !call.spread,
+            }
+        }
+        if defaulted && let Some(Some(v)) = def.defaults.get(i as usize) {
+            out.extend(self.eval(f.file, def.parent, v, Some(def.start_line), depth + 1));
+        }
+        dedup(&mut out);
+        // Every call site adds its argument: a union wider than one value per site is normal.
+        if out.len() > MAX_PARAM_VALS {
+            out.clear();
+        }
+        out
+    }
+
+    /// The arguments a `*args` (`kw` false, from position `i` on) or a `**kwargs` parameter
+    /// collects at the call sites of `f`: those at position `at` or under keyword `key`, or
+    /// all of them.
+    fn packed_args(&self, f: Ref, i: u32, kw: bool, key: Option<&str>, depth: u32) -> Vec<Val> {
+        if !self.param_flow || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
+        if sites.len() > 32 {
+            return Vec::new();
+        }
+        let params = &self.def(f).params;
+        let mut out = Vec::new();
+        for &(cf, ci, bound) in sites {
+            let call = &self.files[cf as usize].calls[ci as usize];
+            if call.decorates.is_some() {
+                continue;
+            }
+            let args: Vec<&Option<Vec<Seg>>> = if kw {
+                call.kwargs
+                    .iter()
+                    .filter(|(k, _)| {
+                        !params.contains(k)
+                            && key.is_none_or(|w| w.strip_prefix('\'').unwrap_or(w) == k)
+                    })
+                    .map(|(_, v)| v)
+                    .collect()
+            } else {
+                let from = (i - u32::from(bound).min(i)) as usize;
+                let rest = call.args.get(from..).unwrap_or(&[]);
+                match key.and_then(|k| k.parse::<usize>().ok()) {
+                    Some(k) => rest.get(k).into_iter().collect(),
+                    None if key.is_some() => Vec::new(),
+                    None => rest.iter().collect(),
+                }
+            };
+            for a in args.into_iter().flatten() {
                 out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1));
             }
         }
         dedup(&mut out);
-        // Every call site adds its argument: a union wider than one value per site is normal.
         if out.len() > MAX_PARAM_VALS {
             out.clear();
         }
@@ -1300,29 +1495,124 @@ impl<'a> Resolver<'a> {
         vec![cur]
     }
 
+    /// The elements of a literal as written, whether it is a dict, and for one assigned to a
+    /// name, that name and its scope (where later changes to it are looked up).
+    #[allow(clippy::type_complexity)]
+    fn literal_parts(
+        &self,
+        f: FileId,
+        id: LitId,
+    ) -> (
+        Option<DefId>,
+        u32,
+        bool,
+        &[(String, Option<Vec<Seg>>)],
+        Option<String>,
+    ) {
+        let facts = &self.files[f as usize];
+        match id {
+            LitId::Assign(a) => {
+                let fa = &facts.assigns[a as usize];
+                let name = (fa.target.len() == 1).then(|| fa.target[0].clone());
+                if let Some([Seg::Lit(i)]) = fa.value.as_deref()
+                    && let Some(l) = facts.literals.get(*i as usize)
+                {
+                    return (fa.scope, fa.line, l.dict, &l.elements, name);
+                }
+                (fa.scope, fa.line, false, &fa.elements, name)
+            }
+            LitId::Expr(i) => match facts.literals.get(i as usize) {
+                Some(l) => (l.scope, l.line, l.dict, &l.elements, None),
+                None => (None, 0, false, &[], None),
+            },
+        }
+    }
+
+    /// Values put into a named literal after it was made, at no literal key.
+    fn literal_adds(&self, f: FileId, scope: Option<DefId>, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = Vec::new();
+        if let Some(adds) = self.idx[f as usize]
+            .elem_adds
+            .get(&(scope, name.to_string()))
+        {
+            for (s, line, v) in adds {
+                out.extend(self.eval(f, *s, v, Some(*line), depth + 1));
+            }
+        }
+        out
+    }
+
     /// `container[key]` for a literal container.
     fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
-        let Val::Lit(f, a) = v else {
+        match v {
+            Val::Args(r, i) => return self.packed_args(*r, *i, false, Some(key), depth + 1),
+            Val::Kwargs(r, i) => return self.packed_args(*r, *i, true, Some(key), depth + 1),
+            _ => {}
+        }
+        let Val::Lit(f, id) = v else {
             return Vec::new();
         };
-        let fa = &self.files[*f as usize].assigns[*a as usize];
-        let ix = &self.idx[*f as usize];
-        if let Some(name) = fa.target.first()
-            && let Some(sets) = ix
-                .elem_assigns
-                .get(&(fa.scope, name.clone(), key.to_string()))
+        let (f, id) = (*f, *id);
+        let (scope, line, _, elements, name) = self.literal_parts(f, id);
+        let ix = &self.idx[f as usize];
+        if let Some(name) = &name
+            && let Some(sets) = ix.elem_assigns.get(&(scope, name.clone(), key.to_string()))
             && let Some(&last) = sets.last()
         {
-            let set = &self.files[*f as usize].assigns[last as usize];
+            let set = &self.files[f as usize].assigns[last as usize];
             return match &set.value {
-                Some(v) => self.eval(*f, set.scope, v, Some(set.line), depth + 1),
+                Some(v) => self.eval(f, set.scope, v, Some(set.line), depth + 1),
                 None => Vec::new(),
             };
         }
-        match fa.elements.iter().find(|(k, _)| k == key) {
-            Some((_, Some(segs))) => self.eval(*f, fa.scope, segs, Some(fa.line), depth + 1),
-            _ => Vec::new(),
+        if let Some((_, e)) = elements.iter().find(|(k, _)| k == key) {
+            return match e {
+                Some(segs) => self.eval(f, scope, segs, Some(line), depth + 1),
+                None => Vec::new(),
+            };
         }
+        // No element under that key as written: it is one of those put in at keys or
+        // positions not known statically.
+        let mut out = Vec::new();
+        for (k, e) in elements {
+            if k == "*"
+                && let Some(segs) = e
+            {
+                out.extend(self.eval(f, scope, segs, Some(line), depth + 1));
+            }
+        }
+        if let Some(name) = &name {
+            out.extend(self.literal_adds(f, scope, name, depth));
+        }
+        dedup(&mut out);
+        out
+    }
+
+    /// Every value a literal holds: as written, set by key, or added later.
+    fn literal_values(&self, f: FileId, id: LitId, depth: u32) -> Vec<Val> {
+        let (scope, line, _, elements, name) = self.literal_parts(f, id);
+        let mut out = Vec::new();
+        for (_, e) in elements {
+            if let Some(segs) = e {
+                out.extend(self.eval(f, scope, segs, Some(line), depth + 1));
+            }
+        }
+        if let Some(name) = &name {
+            let facts = &self.files[f as usize];
+            let keyed = self.idx[f as usize]
+                .elem_keyed
+                .get(&(scope, name.clone()))
+                .map_or(&[][..], Vec::as_slice);
+            for &a in keyed {
+                let set = &facts.assigns[a as usize];
+                if let Some(v) = &set.value {
+                    out.extend(self.eval(f, set.scope, v, Some(set.line), depth + 1));
+                }
+            }
+            out.extend(self.literal_adds(f, scope, name, depth));
+        }
+        dedup(&mut out);
+        out
     }
 
     /// The values a loop over `v` binds: what a generator yields, a literal's elements.
@@ -1342,11 +1632,27 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
-            Val::Lit(f, a) => {
-                let fa = &self.files[*f as usize].assigns[*a as usize];
-                for (_, e) in &fa.elements {
-                    if let Some(segs) = e {
-                        out.extend(self.eval(*f, fa.scope, segs, Some(fa.line), depth + 1));
+            // Iterating over a dict gives its keys, not what they map to.
+            Val::Lit(f, id) if !self.literal_parts(*f, *id).2 => {
+                out = self.literal_values(*f, *id, depth);
+            }
+            Val::LitValues(f, id) => out = self.literal_values(*f, *id, depth),
+            Val::Args(r, i) => out = self.packed_args(*r, *i, false, None, depth + 1),
+            // An iterable class: what its `__iter__` gives (a generator, or an iterator whose
+            // `__next__` returns the values).
+            Val::Instance(c) | Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
+                for m in self.bind_methods(self.class_member(*c, "__iter__", depth, false), false) {
+                    for it in self.call_result(&m, depth + 1) {
+                        match &it {
+                            Val::Gen(_) => out.extend(self.iterate(&it, depth + 1)),
+                            Val::Instance(k) | Val::SelfOf(k) => {
+                                let next = self.class_member(*k, "__next__", depth, false);
+                                for n in self.bind_methods(next, false) {
+                                    out.extend(self.call_result(&n, depth + 1));
+                                }
+                            }
+                            _ => {}
+                        }
                     }
                 }
             }
@@ -1362,6 +1668,8 @@ impl<'a> Resolver<'a> {
         }
         match v {
             Val::Class(c) => vec![Val::Instance(*c)],
+            Val::LitMethod(f, id, View::Values) => vec![Val::LitValues(*f, *id)],
+            Val::LitMethod(f, id, View::Copy) => vec![Val::Lit(*f, *id)],
             Val::Func(r) | Val::Bound(r) => {
                 let rets = &self.files[r.file as usize].returns;
                 if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {
@@ -1478,7 +1786,19 @@ impl<'a> Resolver<'a> {
             {
                 vec![v.clone()]
             }
-            Val::Func(_) | Val::Bound(_) | Val::Lit(..) | Val::Gen(_) => Vec::new(),
+            Val::Lit(f, id) if self.lang(*f) == Lang::Python => match name {
+                "values" => vec![Val::LitMethod(*f, *id, View::Values)],
+                "copy" => vec![Val::LitMethod(*f, *id, View::Copy)],
+                _ => Vec::new(),
+            },
+            Val::Func(_)
+            | Val::Bound(_)
+            | Val::Lit(..)
+            | Val::LitMethod(..)
+            | Val::LitValues(..)
+            | Val::Args(..)
+            | Val::Kwargs(..)
+            | Val::Gen(_) => Vec::new(),
         }
     }
 
@@ -2284,6 +2604,45 @@ pub(crate) fn init_dirs(files: &[FileFacts]) -> HashSet<&str> {
         .collect()
 }
 
+/// The scope whose binding of `name` a use in `scope` sees, by the file's own facts (where a
+/// list that code appends to was made): the innermost enclosing scope that assigns, imports,
+/// defines or takes `name` as a parameter, else the module.
+fn binding_scope(
+    f: &FileFacts,
+    bindings: &HashMap<(Option<DefId>, String), Vec<Binding>>,
+    scope: Option<DefId>,
+    name: &str,
+) -> Option<DefId> {
+    let mut cur = scope;
+    while let Some(d) = cur {
+        let def = &f.defs[d as usize];
+        if def.kind != DefKind::Class && bindings.contains_key(&(Some(d), name.to_string())) {
+            return Some(d);
+        }
+        cur = def.parent;
+    }
+    None
+}
+
+/// The scope a `global` or `nonlocal` name declared in `scope` lives in: the nearest enclosing
+/// function that assigns or takes it, else the module.
+fn outer_binding_scope(f: &FileFacts, scope: Option<DefId>, name: &str) -> Option<DefId> {
+    let mut cur = scope.and_then(|d| f.defs[d as usize].parent);
+    while let Some(d) = cur {
+        let def = &f.defs[d as usize];
+        if def.kind == DefKind::Func
+            && (def.params.iter().any(|p| p == name)
+                || f.assigns
+                    .iter()
+                    .any(|a| a.scope == Some(d) && a.target.len() == 1 && a.target[0] == name))
+        {
+            return Some(d);
+        }
+        cur = def.parent;
+    }
+    None
+}
+
 fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
     let mut bindings: HashMap<(Option<DefId>, String), Vec<Binding>> = HashMap::new();
     let mut push = |scope: Option<DefId>, name: String, b: Binding| {
@@ -2339,16 +2698,34 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
     }
     let mut inst_attrs: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
     let mut elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>> = HashMap::new();
+    let mut elem_adds: HashMap<(Option<DefId>, String), Vec<Added>> = HashMap::new();
+    let mut pending_adds = Vec::new();
+    let mut elem_keyed: HashMap<(Option<DefId>, String), Vec<u32>> = HashMap::new();
+    let declared: HashSet<(Option<DefId>, &str)> = f
+        .globals
+        .iter()
+        .map(|g| (g.scope, g.name.as_str()))
+        .collect();
     for (i, a) in f.assigns.iter().enumerate() {
         if a.target.len() == 1 {
+            // `global x; x = f` (or `nonlocal`) binds the name where it lives.
+            let scope = if declared.contains(&(a.scope, a.target[0].as_str())) {
+                outer_binding_scope(f, a.scope, &a.target[0])
+            } else {
+                a.scope
+            };
             push(
-                a.scope,
+                scope,
                 a.target[0].clone(),
                 Binding {
                     line: a.line,
                     kind: BindKind::Assign(i as u32),
                 },
             );
+        } else if a.target.len() == 2 && a.target[1] == "[*]" {
+            if let Some(v) = &a.value {
+                pending_adds.push((a.scope, a.target[0].clone(), a.line, v.clone()));
+            }
         } else if a.target.len() == 2 && a.target[1].starts_with('[') {
             let key = a.target[1]
                 .trim_start_matches('[')
@@ -2356,6 +2733,10 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 .to_string();
             elem_assigns
                 .entry((a.scope, a.target[0].clone(), key))
+                .or_default()
+                .push(i as u32);
+            elem_keyed
+                .entry((a.scope, a.target[0].clone()))
                 .or_default()
                 .push(i as u32);
         } else if a.target.len() == 2
@@ -2416,6 +2797,33 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             _ => BindKind::Unknown,
         };
         push(b.scope, b.name.clone(), Binding { line: b.line, kind });
+    }
+    if f.lang == Lang::Python {
+        for c in &f.calls {
+            let [Seg::Name(n), Seg::Name(m)] = c.callee.as_slice() else {
+                continue;
+            };
+            let arg = match m.as_str() {
+                "append" | "add" | "appendleft" => c.args.first(),
+                "insert" => c.args.get(1),
+                _ => None,
+            };
+            if let Some(Some(v)) = arg {
+                // The list lives in the scope that binds the name.
+                let owner = binding_scope(f, &bindings, c.scope, n);
+                elem_adds
+                    .entry((owner, n.clone()))
+                    .or_default()
+                    .push((c.scope, c.line, v.clone()));
+            }
+        }
+    }
+    for (scope, name, line, v) in pending_adds {
+        let owner = binding_scope(f, &bindings, scope, &name);
+        elem_adds
+            .entry((owner, name))
+            .or_default()
+            .push((scope, line, v));
     }
     let rank = |k: &BindKind| match k {
         BindKind::Unknown | BindKind::Param(..) => 0,
@@ -2479,6 +2887,8 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         bindings,
         inst_attrs,
         elem_assigns,
+        elem_adds,
+        elem_keyed,
         globals,
         stars,
         qualname,

@@ -72,8 +72,14 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
                 }
             })
         }
-        CodeCmd::Graph { dir } => {
+        CodeCmd::Graph { dir, callgraph } => {
             let built = build(&dir)?;
+            if callgraph {
+                // JSON either way: the format is the point.
+                let cg = easel_code::call_graph(&built.graph);
+                outln!("{}", serde_json::to_string_pretty(&cg)?);
+                return Ok(());
+            }
             out.emit(&built.graph, print_graph)
         }
         CodeCmd::Board(b) => super::code_board::run(out, b),
