@@ -33,6 +33,8 @@
 (for_in_clause left: (_) @bind)
 (for_in_clause left: (identifier) @iter.left right: (_) @iter.right) @iter
 (with_item value: (as_pattern alias: (as_pattern_target) @bind))
+; `with X() as x`: calls `__enter__` and `__exit__`; `x` is what `__enter__` returns.
+(with_item) @with
 ; `except E as e`: `e` is an instance of `E`.
 (except_clause (as_pattern (_) @except.type alias: (as_pattern_target) @except.name)) @except
 (named_expression name: (identifier) @bind)

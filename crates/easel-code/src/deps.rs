@@ -54,6 +54,8 @@ pub(crate) mod tag {
     pub(crate) const PY_PACKAGES: u8 = 11;
     /// The set of all paths (suffix searches, scans over every folder).
     pub(crate) const ALL_PATHS: u8 = 12;
+    /// Python names that some call names or passes (classes that may be instantiated).
+    pub(crate) const PY_USED: u8 = 13;
 }
 
 /// FNV-1a: stable across runs and builds, unlike the hashers of the maps.

@@ -110,6 +110,10 @@ pub struct CallSite {
     /// A bare name that is a call only if it names a function (Ruby `setup`, which may
     /// also be a local variable): kept only when it resolves to one.
     pub maybe: bool,
+    /// A call made by the callee of another call (index into `calls`): `map(f, xs)` calls
+    /// `f`. Kept only when that outer call is the builtin or library function that does so.
+    #[serde(default)]
+    pub via: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -245,6 +249,7 @@ struct Captures {
     except: Option<u32>,
     except_type: Option<u32>,
     except_name: Option<u32>,
+    with: Option<u32>,
 }
 
 impl Captures {
@@ -289,6 +294,7 @@ impl Captures {
             except: i("except"),
             except_type: i("except.type"),
             except_name: i("except.name"),
+            with: i("with"),
         }
     }
 }
@@ -490,6 +496,8 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.facts.default_export = Some(x.text(n));
         } else if let (Some(n), Some(name)) = (get(k.except), get(k.except_name)) {
             x.pending.push(Pending::Except(n, all(k.except_type), name));
+        } else if let Some(n) = get(k.with) {
+            x.pending.push(Pending::With(n));
         }
     }
     if x.facts.defs.is_empty() {
@@ -586,6 +594,8 @@ enum Pending<'t> {
     Params(u32, Node<'t>),
     /// A Python lambda's body: the value it returns.
     LambdaBody(u32, Node<'t>),
+    /// A Python `with` item.
+    With(Node<'t>),
 }
 
 struct Extractor<'s, 't> {
@@ -1051,7 +1061,7 @@ impl<'s, 't> Extractor<'s, 't> {
     /// `next(x)` one value of iterating over `x`, `iter(x)` what iterating gives as `x` does.
     fn builtin_view<'n>(&self, call: Node<'n>) -> Option<(Node<'n>, Option<Seg>)> {
         let f = call.child_by_field_name("function")?;
-        if f.kind() != "identifier" {
+        if f.kind() != "identifier" && self.text(f) != "functools.partial" {
             return None;
         }
         let args = call.child_by_field_name("arguments")?;
@@ -1070,6 +1080,10 @@ impl<'s, 't> Extractor<'s, 't> {
                 Some((*obj, Some(Seg::Name(key))))
             }
             ("next", [it]) => Some((*it, Some(Seg::Iter))),
+            // `partial(f, ...)` is called as `f` is (with some arguments bound).
+            ("partial" | "functools.partial", [f, ..]) if f.kind() != "keyword_argument" => {
+                Some((*f, None))
+            }
             ("iter", [it]) => Some((*it, None)),
             _ => None,
         }
@@ -1264,6 +1278,7 @@ impl<'s, 't> Extractor<'s, 't> {
                             spread: false,
                             decorates,
                             maybe: false,
+                            via: None,
                         });
                     }
                 }
@@ -1282,6 +1297,7 @@ impl<'s, 't> Extractor<'s, 't> {
                         spread: false,
                         decorates: None,
                         maybe: true,
+                        via: None,
                     });
                 }
                 Pending::Assign {
@@ -1346,6 +1362,7 @@ impl<'s, 't> Extractor<'s, 't> {
                     });
                 }
                 Pending::Params(start, p) => self.defaults(start, p),
+                Pending::With(n) => self.with_item(n),
                 Pending::LambdaBody(start, body) => {
                     let d = self
                         .facts
@@ -1383,6 +1400,7 @@ impl<'s, 't> Extractor<'s, 't> {
                                 spread: false,
                                 decorates: None,
                                 maybe: true,
+                                via: None,
                             });
                         }
                         value.push(Seg::Iter);
@@ -1461,11 +1479,15 @@ impl<'s, 't> Extractor<'s, 't> {
                 let Some(f) = field("function").or_else(|| n.named_child(0)) else {
                     return;
                 };
+                // `super()` is a call of the builtin (call-graph tools list it); what is called
+                // through it is resolved from `Seg::Super`.
                 if self.lang == Lang::Python && f.kind() == "identifier" && self.text(f) == "super"
                 {
-                    return;
+                    let t = self.text(f);
+                    (Some(vec![Seg::Name(t.clone())]), t, false)
+                } else {
+                    (self.segs(f), self.text(f), false)
                 }
-                (self.segs(f), self.text(f), false)
             }
         };
         let text = squash(&text);
@@ -1474,6 +1496,12 @@ impl<'s, 't> Extractor<'s, 't> {
             Some(a) => self.arguments(a),
             None => (Vec::new(), Vec::new(), false),
         };
+        let callback = if self.lang == Lang::Python {
+            callback_arg(&text, &args, &kwargs).cloned()
+        } else {
+            None
+        };
+        let outer = self.facts.calls.len() as u32;
         self.facts.calls.push(CallSite {
             scope,
             callee,
@@ -1485,7 +1513,73 @@ impl<'s, 't> Extractor<'s, 't> {
             spread,
             decorates: None,
             maybe: false,
+            via: None,
         });
+        if let Some(cb) = callback {
+            self.facts.calls.push(CallSite {
+                scope,
+                callee: cb,
+                text: String::new(),
+                line,
+                is_new: false,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+                spread: false,
+                decorates: None,
+                maybe: true,
+                via: Some(outer),
+            });
+        }
+    }
+
+    /// `with X() as x:` calls `X().__enter__` and, on the way out, `__exit__`; `x` is what
+    /// `__enter__` returns.
+    fn with_item(&mut self, n: Node) {
+        let Some(v) = n.child_by_field_name("value") else {
+            return;
+        };
+        let (expr, alias) = if v.kind() == "as_pattern" {
+            (v.named_child(0), v.child_by_field_name("alias"))
+        } else {
+            (Some(v), None)
+        };
+        let Some(segs) = expr.and_then(|e| self.segs(e)) else {
+            return;
+        };
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        for m in ["__enter__", "__exit__"] {
+            let mut callee = segs.clone();
+            callee.push(Seg::Name(m.into()));
+            self.facts.calls.push(CallSite {
+                scope,
+                callee,
+                text: String::new(),
+                line,
+                is_new: false,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+                spread: false,
+                decorates: None,
+                maybe: true,
+                via: None,
+            });
+        }
+        if let Some(a) = alias
+            && let [id] = identifiers(a).as_slice()
+            && self.text(*id) == self.text(a)
+        {
+            let mut value = segs;
+            value.extend([Seg::Name("__enter__".into()), Seg::Call]);
+            self.facts.assigns.push(AssignFact {
+                scope,
+                target: vec![self.text(*id)],
+                value: Some(value),
+                type_name: None,
+                elements: Vec::new(),
+                line,
+            });
+        }
     }
 
     #[allow(clippy::type_complexity)]
@@ -2044,6 +2138,29 @@ impl<'s, 't> Extractor<'s, 't> {
             }
             _ => {}
         }
+    }
+}
+
+/// The function a Python builtin or standard function calls with what it is given:
+/// `map(f, xs)`, `filter(f, xs)`, `functools.reduce(f, xs)`, `sorted(xs, key=f)`,
+/// `min`/`max(..., key=f)`, `xs.sort(key=f)`. The resolver keeps the call only when the outer
+/// call really is that builtin (not shadowed, not a method of a class of the repository).
+fn callback_arg<'a>(
+    text: &str,
+    args: &'a [Option<Vec<Seg>>],
+    kwargs: &'a [(String, Option<Vec<Seg>>)],
+) -> Option<&'a Vec<Seg>> {
+    let key = || {
+        kwargs
+            .iter()
+            .find(|(k, _)| k == "key")
+            .and_then(|(_, v)| v.as_ref())
+    };
+    match text {
+        "map" | "filter" | "reduce" | "functools.reduce" => args.first()?.as_ref(),
+        "sorted" | "min" | "max" => key(),
+        _ if text.ends_with(".sort") => key(),
+        _ => None,
     }
 }
 

@@ -156,6 +156,9 @@ pub(crate) struct Resolver<'a> {
     import_targets: Vec<Option<ImportTargets>>,
     /// Dotted names that are packages (prefixes of module names).
     py_packages: Table<String, ()>,
+    /// Python names written in a callee or an argument somewhere: a class whose name is in no
+    /// call is never instantiated (nor reached as `cls`), which bounds dynamic dispatch.
+    py_used: Table<String, ()>,
 }
 
 /// A memoized value and what computing it read.
@@ -342,6 +345,7 @@ impl<'a> Resolver<'a> {
             mro_memo: std::sync::RwLock::new(HashMap::new()),
             parts_memo: std::sync::RwLock::new(HashMap::new()),
             py_packages: Table::new(tag::PY_PACKAGES),
+            py_used: Table::new(tag::PY_USED),
         };
         for (i, f) in files.iter().enumerate() {
             let i = i as FileId;
@@ -413,6 +417,13 @@ impl<'a> Resolver<'a> {
         r.py_packages
             .map
             .extend(packages.into_iter().map(|p| (p, ())));
+        for f in files.iter().filter(|f| f.lang == Lang::Python) {
+            for n in py_used_names(f) {
+                if !r.py_used.map.contains_key(n) {
+                    r.py_used.map.insert(n.to_string(), ());
+                }
+            }
+        }
         r
     }
 
@@ -465,6 +476,11 @@ impl<'a> Resolver<'a> {
                     out[fi].push(head.dep(tag::PY_PACKAGES));
                     rest = head;
                 }
+            }
+        }
+        for (fi, f) in files.iter().enumerate() {
+            if f.lang == Lang::Python {
+                out[fi].extend(py_used_names(f).into_iter().map(|n| n.dep(tag::PY_USED)));
             }
         }
         out.iter().map(|deps| self.stable(deps)).collect()
@@ -775,6 +791,23 @@ impl<'a> Resolver<'a> {
         !ix.bindings.contains_key(&(None, head.clone()))
     }
 
+    /// Whether call `o` of file `fi` is the builtin or standard function that calls the
+    /// function it is given (see `extract::callback_arg`): `map` not shadowed by a name of
+    /// the file, `reduce` imported from `functools`, `.sort` of something no class of the
+    /// repository provides.
+    fn calls_back(&self, fi: FileId, o: u32) -> bool {
+        let Some(outer) = self.files[fi as usize].calls.get(o as usize) else {
+            return false;
+        };
+        match outer.callee.as_slice() {
+            [Seg::Name(n)] if n != "reduce" => self.calls_builtin(fi, outer),
+            [.., Seg::Name(n)] if n == "sort" && outer.callee.len() >= 2 => {
+                self.call_targets(fi, outer).is_none()
+            }
+            _ => self.external_name(fi, outer).as_deref() == Some("functools.reduce"),
+        }
+    }
+
     /// The full dotted name of a call into a module outside the repository, through the import
     /// that binds the callee's first name (`np.linalg.norm()` → `numpy.linalg.norm`).
     fn external_name(&self, fi: FileId, call: &crate::extract::CallSite) -> Option<String> {
@@ -865,6 +898,11 @@ impl<'a> Resolver<'a> {
         fi: FileId,
         call: &crate::extract::CallSite,
     ) -> Option<Vec<(Ref, bool)>> {
+        if let Some(o) = call.via
+            && !self.calls_back(fi, o)
+        {
+            return None;
+        }
         reset_budget();
         let segs = &call.callee;
         if segs.is_empty() {
@@ -918,6 +956,15 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 // `super(...)` in a constructor: the nearest base constructor.
+                // Python: the next `__init__` in the MRO of each class `self` can be.
+                Val::Super(c) if lang == Lang::Python => {
+                    understood = true;
+                    for v in self.super_member(c, "__init__", 0) {
+                        if let Val::Bound(r) | Val::Func(r) = v {
+                            out.push((r, true));
+                        }
+                    }
+                }
                 Val::Super(c) => {
                     understood = true;
                     if let Some(ctor) = self
@@ -1115,7 +1162,13 @@ impl<'a> Resolver<'a> {
                 {
                     let c = Ref { file: fi, def: p };
                     return if def.is_classmethod {
-                        vec![Val::Class(c)]
+                        // `cls` is the class a class method is called on: any subclass used.
+                        let ks = self.dispatch_classes(c);
+                        if ks.len() > MAX_VALS {
+                            vec![Val::Class(c)]
+                        } else {
+                            ks.into_iter().map(Val::Class).collect()
+                        }
                     } else {
                         vec![Val::SelfOf(c)]
                     };
@@ -1740,44 +1793,26 @@ impl<'a> Resolver<'a> {
                 let v = self.class_member(*c, name, depth, false);
                 self.bind_methods(v, true)
             }
-            Val::Instance(c) | Val::SelfOf(c) => {
-                let mut out = self.bind_methods(self.class_member(*c, name, depth, false), false);
-                if out.is_empty() {
-                    out = self.instance_attr(*c, name, depth);
+            // `self` in a Python method: an instance of the class or of any subclass that is
+            // used, each with its own overrides.
+            Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
+                let ks = self.dispatch_classes(*c);
+                if ks == [*c] {
+                    return self.instance_member(v, *c, name, depth);
                 }
-                if out.is_empty() && matches!(v, Val::SelfOf(_)) && !self.declares(*c, name, depth)
-                {
-                    // Not defined by the class or its bases: `self` is then an instance of a
-                    // subclass that defines it.
-                    let mut seen = HashSet::new();
-                    let mut stack: Vec<Ref> = self.subclasses.get(c).cloned().unwrap_or_default();
-                    while let Some(s) = stack.pop() {
-                        if !seen.insert(s) || seen.len() > 64 {
-                            continue;
-                        }
-                        let mut v = self.bind_methods(self.own_member(s, name, depth), false);
-                        if v.is_empty() {
-                            v = self.own_instance_attr(s, name, depth);
-                        }
-                        if v.is_empty() {
-                            stack.extend(self.subclasses.get(&s).cloned().unwrap_or_default());
-                        }
-                        out.extend(v);
-                    }
-                    dedup(&mut out);
+                let mut out = Vec::new();
+                for k in ks {
+                    out.extend(self.instance_member(&Val::SelfOf(k), k, name, depth));
+                }
+                dedup(&mut out);
+                if out.len() > MAX_VALS {
+                    // Too many to follow: the class's own, as before subclasses are known.
+                    return self.instance_member(v, *c, name, depth);
                 }
                 out
             }
-            Val::Super(c) => {
-                let mro = self.mro(*c, depth);
-                for k in mro.iter().skip(1) {
-                    let v = self.own_member(*k, name, depth);
-                    if !v.is_empty() {
-                        return self.bind_methods(v, false);
-                    }
-                }
-                Vec::new()
-            }
+            Val::Instance(c) | Val::SelfOf(c) => self.instance_member(v, *c, name, depth),
+            Val::Super(c) => self.super_member(*c, name, depth),
             // A JavaScript object literal's properties are its elements.
             Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
             // `f.call(x)` on a Ruby lambda runs it with the same arguments.
@@ -1800,6 +1835,35 @@ impl<'a> Resolver<'a> {
             | Val::Kwargs(..)
             | Val::Gen(_) => Vec::new(),
         }
+    }
+
+    /// A member read through an instance of `c` (`v` is `Instance(c)` or `SelfOf(c)`).
+    fn instance_member(&self, v: &Val, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = self.bind_methods(self.class_member(c, name, depth, false), false);
+        if out.is_empty() {
+            out = self.instance_attr(c, name, depth);
+        }
+        if out.is_empty() && matches!(v, Val::SelfOf(_)) && !self.declares(c, name, depth) {
+            // Not defined by the class or its bases: `self` is then an instance of a
+            // subclass that defines it.
+            let mut seen = HashSet::new();
+            let mut stack: Vec<Ref> = self.subclasses.get(&c).cloned().unwrap_or_default();
+            while let Some(s) = stack.pop() {
+                if !seen.insert(s) || seen.len() > 64 {
+                    continue;
+                }
+                let mut v = self.bind_methods(self.own_member(s, name, depth), false);
+                if v.is_empty() {
+                    v = self.own_instance_attr(s, name, depth);
+                }
+                if v.is_empty() {
+                    stack.extend(self.subclasses.get(&s).cloned().unwrap_or_default());
+                }
+                out.extend(v);
+            }
+            dedup(&mut out);
+        }
+        out
     }
 
     /// A top-level name of a module, as another module sees it.
@@ -1983,6 +2047,60 @@ impl<'a> Resolver<'a> {
                     ));
                 }
                 if !out.is_empty() {
+                    break;
+                }
+            }
+        }
+        dedup(&mut out);
+        out
+    }
+
+    /// The classes whose instances `self` (or `cls`) can be in a Python method of class `c`:
+    /// `c` and its subclasses whose name some call names or passes (a class never named in a
+    /// call is never instantiated, nor reached as `cls`). `c` alone when none is, or when the
+    /// hierarchy is too big to say.
+    fn dispatch_classes(&self, c: Ref) -> Vec<Ref> {
+        if self.lang(c.file) != Lang::Python {
+            return vec![c];
+        }
+        let used = |k: Ref| self.py_used.contains_key(self.def(k).name.as_str());
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack: Vec<Ref> = self.subclasses.get(&c).cloned().unwrap_or_default();
+        stack.reverse();
+        while let Some(s) = stack.pop() {
+            if !seen.insert(s) {
+                continue;
+            }
+            if seen.len() > 64 {
+                return vec![c];
+            }
+            if used(s) {
+                out.push(s);
+            }
+            let mut more = self.subclasses.get(&s).cloned().unwrap_or_default();
+            more.reverse();
+            stack.extend(more);
+        }
+        if out.is_empty() || used(c) {
+            out.insert(0, c);
+        }
+        out
+    }
+
+    /// What `super()` in class `c` gives `name` as: the next class after `c` that defines it
+    /// in the MRO of each class `self` can be an instance of.
+    fn super_member(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        let mut out = Vec::new();
+        for k in self.dispatch_classes(c) {
+            let mro = self.mro(k, depth);
+            let Some(pos) = mro.iter().position(|x| *x == c) else {
+                continue;
+            };
+            for k in mro.iter().skip(pos + 1) {
+                let v = self.own_member(*k, name, depth);
+                if !v.is_empty() {
+                    out.extend(self.bind_methods(v, false));
                     break;
                 }
             }
@@ -2525,6 +2643,23 @@ impl<'a> Resolver<'a> {
     pub(crate) fn file_pass2(&self, fi: FileId, first: &[Pass1]) -> (FileEdges, Vec<Dep>) {
         tracked(|| self.file_edges(fi, first))
     }
+}
+
+/// The names a Python file writes in its callees and arguments.
+fn py_used_names(f: &FileFacts) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    for c in &f.calls {
+        let args = c.args.iter().flatten();
+        let kwargs = c.kwargs.iter().filter_map(|(_, v)| v.as_ref());
+        for segs in std::iter::once(&c.callee).chain(args).chain(kwargs) {
+            for s in segs {
+                if let Seg::Name(n) = s {
+                    out.insert(n.as_str());
+                }
+            }
+        }
+    }
+    out
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
