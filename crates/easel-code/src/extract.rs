@@ -927,6 +927,11 @@ impl<'s, 't> Extractor<'s, 't> {
             {
                 out.push(Seg::Lit(self.literal(n)));
             }
+            // `a if c else b` is either: a pair whose elements iterating gives.
+            "conditional_expression" if self.lang == Lang::Python => {
+                out.push(Seg::Lit(self.either(n)?));
+                out.push(Seg::Iter);
+            }
             "lambda" if self.lang == Lang::Python => {
                 let d = self.facts.defs.iter().position(|d| {
                     d.start_byte == n.start_byte() as u32 && d.kind == DefKind::Func
@@ -1055,6 +1060,39 @@ impl<'s, 't> Extractor<'s, 't> {
         l.0.push(lit);
         l.1.insert(n.start_byte(), i);
         i
+    }
+
+    /// The two values of a conditional expression as a literal pair (recorded once, under a
+    /// key no literal node has: the pair starts where its first value does).
+    fn either(&self, n: Node) -> Option<u32> {
+        let key = usize::MAX - n.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return Some(i);
+        }
+        let mut cur = n.walk();
+        let branches: Vec<Node> = n
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let [a, _cond, b] = branches.as_slice() else {
+            return None;
+        };
+        let elements: Vec<(String, Option<Vec<Seg>>)> = [a, b]
+            .iter()
+            .enumerate()
+            .filter_map(|(i, x)| Some((i.to_string(), Some(self.segs(**x)?))))
+            .collect();
+        let lit = LitFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            line: n.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        Some(i)
     }
 
     /// Builtins whose result is a view of their argument: `getattr(x, "name")` is `x.name`,

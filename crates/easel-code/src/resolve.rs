@@ -1414,7 +1414,9 @@ impl<'a> Resolver<'a> {
         for &(cf, ci, bound) in sites {
             let call = &self.files[cf as usize].calls[ci as usize];
             if let Some(d) = call.decorates {
-                if i == 0 {
+                // The first parameter after the bound one (a decorator class's `__init__`
+                // binds `self`).
+                if i == u32::from(bound) {
                     // A decorator receives what the decorators below it made of the function.
                     let target = Ref { file: cf, def: d };
                     let pos = self
@@ -1517,6 +1519,14 @@ impl<'a> Resolver<'a> {
         let mut cur = Val::Func(r);
         for dec in def.decorators.iter().skip(from).rev() {
             let vals = self.eval(r.file, def.parent, dec, Some(def.start_line), depth + 1);
+            // A class as decorator: the name is now an instance of it, made with the function
+            // as the constructor's argument (calling it calls `__call__`).
+            if let [Val::Class(k)] = vals.as_slice()
+                && self.lang(k.file) == Lang::Python
+            {
+                cur = Val::Instance(*k);
+                continue;
+            }
             let [Val::Func(d)] = vals.as_slice() else {
                 continue;
             };
