@@ -51,4 +51,6 @@
 
 ; A loop variable takes the values of what it iterates over; a generator yields them.
 (for_statement left: (identifier) @iter.left right: (_) @iter.right) @iter
+; `for k, v in d.items()` / `for i, v in enumerate(xs)`: `v` takes the values.
+(for_statement left: [(pattern_list) (tuple_pattern)] @iter.left right: (call) @iter.right) @iter
 (yield (_) @return.value) @return

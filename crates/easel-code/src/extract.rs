@@ -1416,6 +1416,9 @@ impl<'s, 't> Extractor<'s, 't> {
                         });
                     }
                 }
+                Pending::Iter(n, left, right) if left.kind() != "identifier" => {
+                    self.pair_loop(n, left, right)
+                }
                 Pending::Iter(n, left, right) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let line = n.start_position().row as u32 + 1;
@@ -1566,6 +1569,61 @@ impl<'s, 't> Extractor<'s, 't> {
                 decorates: None,
                 maybe: true,
                 via: Some(outer),
+            });
+        }
+    }
+
+    /// `for k, v in d.items():` binds `v` to the dict's values, `for i, v in enumerate(xs):`
+    /// to the elements of `xs`.
+    fn pair_loop(&mut self, n: Node, left: Node, right: Node) {
+        let mut cur = left.walk();
+        let names: Vec<Node> = left
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let [_, second] = names.as_slice() else {
+            return;
+        };
+        if second.kind() != "identifier" {
+            return;
+        }
+        let (Some(f), Some(args)) = (
+            right.child_by_field_name("function"),
+            right.child_by_field_name("arguments"),
+        ) else {
+            return;
+        };
+        let mut ac = args.walk();
+        let args: Vec<Node> = args
+            .named_children(&mut ac)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let value = match (f.kind(), args.as_slice()) {
+            ("attribute", [])
+                if f.child_by_field_name("attribute")
+                    .is_some_and(|a| self.text(a) == "items") =>
+            {
+                f.child_by_field_name("object")
+                    .and_then(|o| self.segs(o))
+                    .map(|mut v| {
+                        v.extend([Seg::Name("values".into()), Seg::Call, Seg::Iter]);
+                        v
+                    })
+            }
+            ("identifier", [xs]) if self.text(f) == "enumerate" => self.segs(*xs).map(|mut v| {
+                v.push(Seg::Iter);
+                v
+            }),
+            _ => None,
+        };
+        if let Some(value) = value {
+            self.facts.assigns.push(AssignFact {
+                scope: self.scope_of(n.start_byte() as u32),
+                target: vec![self.text(*second)],
+                value: Some(value),
+                type_name: None,
+                elements: Vec::new(),
+                line: n.start_position().row as u32 + 1,
             });
         }
     }
