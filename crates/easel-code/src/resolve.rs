@@ -109,6 +109,9 @@ struct FileIndex {
     elem_adds: HashMap<(Option<DefId>, String), Vec<Added>>,
     /// (scope, name) → every assignment `name[key] = ...`, whatever the key.
     elem_keyed: HashMap<(Option<DefId>, String), Vec<u32>>,
+    /// Python attribute name → assignments `obj.attr = ...` whose object is not the `self` of a
+    /// method (`Tool.run = helper`, `box.fn = f`): what `obj` is is worked out when read.
+    outer_attrs: HashMap<String, Vec<u32>>,
     /// Scope → names declared global/nonlocal there.
     globals: HashSet<(Option<DefId>, String)>,
     stars: Vec<u32>,
@@ -1434,6 +1437,15 @@ impl<'a> Resolver<'a> {
                 None => {
                     let shift = u32::from(bound);
                     if i < shift {
+                        // A function called as a method (assigned to a class): its first
+                        // parameter is the receiver, `obj` of `obj.m(...)`.
+                        if !self.def(f).parent.is_some_and(|p| {
+                            self.files[f.file as usize].defs[p as usize].kind == DefKind::Class
+                        }) && let [recv @ .., Seg::Name(_)] = call.callee.as_slice()
+                            && !recv.is_empty()
+                        {
+                            out.extend(self.eval(cf, call.scope, recv, Some(call.line), depth + 1));
+                        }
                         continue;
                     }
                     let pos = (i - shift) as usize;
@@ -1801,6 +1813,9 @@ impl<'a> Resolver<'a> {
                     return vec![Val::Class(*c)];
                 }
                 let v = self.class_member(*c, name, depth, false);
+                if v.is_empty() {
+                    return self.outer_attr(*c, name, false, depth);
+                }
                 self.bind_methods(v, true)
             }
             // `self` in a Python method: an instance of the class or of any subclass that is
@@ -1853,6 +1868,9 @@ impl<'a> Resolver<'a> {
         if out.is_empty() {
             out = self.instance_attr(c, name, depth);
         }
+        if out.is_empty() {
+            out = self.outer_attr(c, name, true, depth);
+        }
         if out.is_empty() && matches!(v, Val::SelfOf(_)) && !self.declares(c, name, depth) {
             // Not defined by the class or its bases: `self` is then an instance of a
             // subclass that defines it.
@@ -1873,6 +1891,47 @@ impl<'a> Resolver<'a> {
             }
             dedup(&mut out);
         }
+        out
+    }
+
+    /// An attribute set from outside the class, in the class's file: `Tool.run = helper` (a
+    /// method of the class from then on: bound when read through an instance) or, read through
+    /// an instance, `box.fn = f` on an instance of it.
+    fn outer_attr(&self, c: Ref, name: &str, instance: bool, depth: u32) -> Vec<Val> {
+        if self.lang(c.file) != Lang::Python || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let Some(sets) = self.idx[c.file as usize].outer_attrs.get(name) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &a in sets {
+            let fa = &self.files[c.file as usize].assigns[a as usize];
+            let (Some(obj), Some(value)) = (fa.target.first(), &fa.value) else {
+                continue;
+            };
+            let objs = self.eval(
+                c.file,
+                fa.scope,
+                &[Seg::Name(obj.clone())],
+                Some(fa.line),
+                depth + 1,
+            );
+            let on_class = objs.contains(&Val::Class(c));
+            let on_instance = instance
+                && objs
+                    .iter()
+                    .any(|o| matches!(o, Val::Instance(k) | Val::SelfOf(k) if *k == c));
+            if !on_class && !on_instance {
+                continue;
+            }
+            let vals = self.eval(c.file, fa.scope, value, Some(fa.line), depth + 1);
+            out.extend(vals.into_iter().map(|v| match v {
+                Val::Func(r) if on_class && instance && !self.def(r).is_lambda => Val::Bound(r),
+                v => v,
+            }));
+        }
+        dedup(&mut out);
         out
     }
 
@@ -2842,6 +2901,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         );
     }
     let mut inst_attrs: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
+    let mut outer_attrs: HashMap<String, Vec<u32>> = HashMap::new();
     let mut elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>> = HashMap::new();
     let mut elem_adds: HashMap<(Option<DefId>, String), Vec<Added>> = HashMap::new();
     let mut pending_adds = Vec::new();
@@ -2884,6 +2944,13 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 .entry((a.scope, a.target[0].clone()))
                 .or_default()
                 .push(i as u32);
+        } else if a.target.len() == 2 && a.scope.is_none() {
+            if f.lang == Lang::Python {
+                outer_attrs
+                    .entry(a.target[1].clone())
+                    .or_default()
+                    .push(i as u32);
+            }
         } else if a.target.len() == 2
             && let Some(s) = a.scope
         {
@@ -2921,6 +2988,11 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             if let Some(c) = class {
                 inst_attrs
                     .entry((c, a.target[1].clone()))
+                    .or_default()
+                    .push(i as u32);
+            } else if f.lang == Lang::Python {
+                outer_attrs
+                    .entry(a.target[1].clone())
                     .or_default()
                     .push(i as u32);
             }
@@ -3034,6 +3106,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         elem_assigns,
         elem_adds,
         elem_keyed,
+        outer_attrs,
         globals,
         stars,
         qualname,
