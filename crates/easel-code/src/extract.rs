@@ -28,6 +28,9 @@ pub enum Seg {
     Lambda(u32),
     /// `.get(key)` with a literal key: an element of a literal dict, else a method call.
     Get(String),
+    /// `.pop(key)` (`*` for no key or one not known statically): an element of a literal,
+    /// else a method call.
+    Pop(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -856,7 +859,13 @@ impl<'s, 't> Extractor<'s, 't> {
                 let obj = field("value").or_else(|| field("object"))?;
                 let key = field("subscript").or_else(|| field("index"))?;
                 self.segs_into(obj, out, depth + 1)?;
-                out.push(Seg::Index(self.literal_key(key)?));
+                // Python: a key known only at run time may be any of the container's keys.
+                let key = match self.literal_key(key) {
+                    Some(k) => k,
+                    None if self.lang == Lang::Python && key.kind() != "slice" => "*".into(),
+                    None => return None,
+                };
+                out.push(Seg::Index(key));
             }
             "attribute" => {
                 self.segs_into(field("object")?, out, depth + 1)?;
@@ -945,6 +954,11 @@ impl<'s, 't> Extractor<'s, 't> {
                 } else if let Some(key) = self.get_key(n) {
                     self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
                     out.push(Seg::Get(key));
+                } else if let Some(key) = self.pop_key(n) {
+                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    out.push(Seg::Pop(key));
+                } else if let Some(l) = self.dict_call(n) {
+                    out.push(Seg::Lit(l));
                 } else if let Some((arg, seg)) = self.builtin_view(n) {
                     self.segs_into(arg, out, depth + 1)?;
                     out.extend(seg);
@@ -1727,6 +1741,10 @@ impl<'s, 't> Extractor<'s, 't> {
             && matches!(left.kind(), "pattern_list" | "tuple_pattern")
             && matches!(r.kind(), "expression_list" | "tuple")
             && left.named_child_count() == r.named_child_count()
+            && !(0..left.named_child_count() as u32).any(|i| {
+                left.named_child(i)
+                    .is_some_and(|c| c.kind() == "list_splat_pattern")
+            })
         {
             for i in 0..left.named_child_count() as u32 {
                 if let (Some(l), Some(v)) = (left.named_child(i), r.named_child(i)) {
@@ -1742,11 +1760,27 @@ impl<'s, 't> Extractor<'s, 't> {
             && let Some(value) = self.segs(r)
         {
             let mut cur = left.walk();
-            for (i, ch) in left
+            let targets: Vec<Node> = left
                 .named_children(&mut cur)
                 .filter(|c| c.kind() != "comment")
-                .enumerate()
-            {
+                .collect();
+            let n_targets = targets.len();
+            for (i, ch) in targets.into_iter().enumerate() {
+                // `head, *rest = xs`: `rest` is a list of the remaining elements.
+                if ch.kind() == "list_splat_pattern"
+                    && let Some(id) = ch.named_child(0).filter(|c| c.kind() == "identifier")
+                {
+                    let lit = self.starred_rest(ch, r, &value, i, n_targets - i - 1);
+                    self.facts.assigns.push(AssignFact {
+                        scope,
+                        target: vec![self.text(id)],
+                        value: Some(vec![Seg::Lit(lit)]),
+                        type_name: None,
+                        elements: Vec::new(),
+                        line,
+                    });
+                    continue;
+                }
                 if ch.kind() != "identifier" {
                     for id in identifiers(ch) {
                         let name = self.text(id);
@@ -1859,6 +1893,123 @@ impl<'s, 't> Extractor<'s, 't> {
         }
     }
 
+    /// The list a starred target collects: elements `before..len - after` of the value. For a
+    /// literal written in place they are known one by one; otherwise any element of the value
+    /// may be in it.
+    fn starred_rest(
+        &self,
+        star: Node,
+        right: Node,
+        value: &[Seg],
+        before: usize,
+        after: usize,
+    ) -> u32 {
+        let key = usize::MAX / 2 - star.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
+        let elements: Vec<(String, Option<Vec<Seg>>)> =
+            if matches!(right.kind(), "expression_list" | "tuple" | "list") {
+                let mut cur = right.walk();
+                let all: Vec<Node> = right
+                    .named_children(&mut cur)
+                    .filter(|c| c.kind() != "comment")
+                    .collect();
+                let end = all.len().saturating_sub(after);
+                all.get(before..end)
+                    .unwrap_or(&[])
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (i.to_string(), self.segs(*c)))
+                    .filter(|(_, v)| v.is_some())
+                    .collect()
+            } else {
+                let mut v = value.to_vec();
+                v.push(Seg::Index("*".into()));
+                vec![("*".into(), Some(v))]
+            };
+        let lit = LitFact {
+            scope: self.scope_of(star.start_byte() as u32),
+            line: star.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        i
+    }
+
+    /// The key of `x.pop(key)`: `-1` for `x.pop()` (the last element), `*` for a key not
+    /// known statically.
+    fn pop_key(&self, call: Node) -> Option<String> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "attribute" || self.text(f.child_by_field_name("attribute")?) != "pop" {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        Some(match args.named_child(0) {
+            None => "-1".into(),
+            Some(k) => self.literal_key(k).unwrap_or_else(|| "*".into()),
+        })
+    }
+
+    /// `dict(k=f)` or `dict([("k", f)])`: a literal dict (recorded once per call node).
+    fn dict_call(&self, call: Node) -> Option<u32> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "identifier" || self.text(f) != "dict" {
+            return None;
+        }
+        if let Some(&i) = self.lits.borrow().1.get(&call.start_byte()) {
+            return Some(i);
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let mut elements = Vec::new();
+        let mut cur = args.walk();
+        for a in args.named_children(&mut cur) {
+            match a.kind() {
+                "keyword_argument" => {
+                    let (Some(k), Some(v)) = (
+                        a.child_by_field_name("name"),
+                        a.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    elements.push((format!("'{}", self.text(k)), self.segs(v)));
+                }
+                "list" | "tuple" => {
+                    let mut c2 = a.walk();
+                    for pair in a.named_children(&mut c2) {
+                        if pair.kind() != "tuple" || pair.named_child_count() != 2 {
+                            continue;
+                        }
+                        let (Some(k), Some(v)) = (pair.named_child(0), pair.named_child(1)) else {
+                            continue;
+                        };
+                        let key = self.literal_key(k).unwrap_or_else(|| "*".into());
+                        elements.push((key, self.segs(v)));
+                    }
+                }
+                "comment" => {}
+                // `dict(other)`, `dict(**kw)`: contents not followed.
+                _ => return None,
+            }
+        }
+        elements.retain(|(_, v)| v.is_some());
+        let lit = LitFact {
+            scope: self.scope_of(call.start_byte() as u32),
+            line: call.start_position().row as u32 + 1,
+            dict: true,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(call.start_byte(), i);
+        Some(i)
+    }
+
     /// The elements of a literal container, by key.
     fn elements(&self, n: Node) -> Vec<(String, Option<Vec<Seg>>)> {
         let mut out = Vec::new();
@@ -1911,6 +2062,14 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
             }
             "integer" | "number" | "property_identifier" => Some(self.text(k)),
+            // `xs[-1]`: counted from the end.
+            "unary_operator"
+                if self.lang == Lang::Python
+                    && k.named_child(0).is_some_and(|c| c.kind() == "integer")
+                    && self.text(k).starts_with('-') =>
+            {
+                Some(squash(&self.text(k)))
+            }
             _ => None,
         }
     }

@@ -1058,7 +1058,7 @@ impl<'a> Resolver<'a> {
             },
             Seg::Lit(i) => vec![Val::Lit(fi, LitId::Expr(*i))],
             Seg::Lambda(d) => vec![Val::Func(Ref { file: fi, def: *d })],
-            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) => Vec::new(),
+            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
         };
         for seg in &segs[1..] {
             if vals.is_empty() {
@@ -1076,6 +1076,15 @@ impl<'a> Resolver<'a> {
                             next.extend(self.element(v, k, depth + 1));
                         } else {
                             for m in self.member(v, "get", depth + 1) {
+                                next.extend(self.call_result(&m, depth + 1));
+                            }
+                        }
+                    }
+                    Seg::Pop(k) => {
+                        if matches!(v, Val::Lit(..)) {
+                            next.extend(self.element(v, k, depth + 1));
+                        } else {
+                            for m in self.member(v, "pop", depth + 1) {
                                 next.extend(self.call_result(&m, depth + 1));
                             }
                         }
@@ -1619,6 +1628,44 @@ impl<'a> Resolver<'a> {
 
     /// `container[key]` for a literal container.
     fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
+        // A key known only at run time: any value the container holds.
+        if key == "*" {
+            return match v {
+                Val::Args(r, i) => self.packed_args(*r, *i, false, None, depth + 1),
+                Val::Kwargs(r, i) => self.packed_args(*r, *i, true, None, depth + 1),
+                Val::Lit(f, id) => self.literal_values(*f, *id, depth + 1),
+                _ => Vec::new(),
+            };
+        }
+        // `xs[-1]` of a sequence written in place and never added to: counted from its end.
+        if let Some(back) = key.strip_prefix('-').and_then(|k| k.parse::<usize>().ok())
+            && let Val::Lit(f, id) = v
+        {
+            let (scope, _, dict, elements, name) = self.literal_parts(*f, *id);
+            let added = name.as_ref().is_some_and(|n| {
+                let ix = &self.idx[*f as usize];
+                ix.elem_adds.contains_key(&(scope, n.clone()))
+                    || ix.elem_keyed.contains_key(&(scope, n.clone()))
+            });
+            if dict {
+                return Vec::new();
+            }
+            if added || elements.iter().any(|(k, _)| k == "*") || back == 0 {
+                return self.literal_values(*f, *id, depth + 1);
+            }
+            // Elements that are no dotted expression were dropped: the length is the highest
+            // position kept, unless the last ones were dropped (then the answer is unknown,
+            // and every kept value stays possible).
+            let len = elements
+                .iter()
+                .filter_map(|(k, _)| k.parse::<usize>().ok())
+                .max()
+                .map_or(0, |m| m + 1);
+            return match len.checked_sub(back) {
+                Some(i) => self.element(v, &i.to_string(), depth + 1),
+                None => Vec::new(),
+            };
+        }
         match v {
             Val::Args(r, i) => return self.packed_args(*r, *i, false, Some(key), depth + 1),
             Val::Kwargs(r, i) => return self.packed_args(*r, *i, true, Some(key), depth + 1),
@@ -3023,6 +3070,27 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             let arg = match m.as_str() {
                 "append" | "add" | "appendleft" => c.args.first(),
                 "insert" => c.args.get(1),
+                // `d.update({"k": f})`, `d.update(k=f)`: values at keys the reads do not see
+                // (a key read later that the literal lacks may be any of them).
+                "update" => {
+                    let owner = binding_scope(f, &bindings, c.scope, n);
+                    let mut vals: Vec<&Vec<Seg>> =
+                        c.kwargs.iter().filter_map(|(_, v)| v.as_ref()).collect();
+                    if let Some(Some(a)) = c.args.first()
+                        && let [Seg::Lit(i)] = a.as_slice()
+                        && let Some(l) = f.literals.get(*i as usize)
+                    {
+                        vals.extend(l.elements.iter().filter_map(|(_, v)| v.as_ref()));
+                    }
+                    for v in vals {
+                        elem_adds.entry((owner, n.clone())).or_default().push((
+                            c.scope,
+                            c.line,
+                            v.clone(),
+                        ));
+                    }
+                    None
+                }
                 _ => None,
             };
             if let Some(Some(v)) = arg {
