@@ -1557,6 +1557,11 @@ impl<'s, 't> Extractor<'s, 't> {
             None
         };
         let outer = self.facts.calls.len() as u32;
+        let code = if self.lang == Lang::Python && matches!(text.as_str(), "exec" | "eval") {
+            field("arguments").and_then(|a| self.constant_code(a))
+        } else {
+            None
+        };
         self.facts.calls.push(CallSite {
             scope,
             callee,
@@ -1570,6 +1575,31 @@ impl<'s, 't> Extractor<'s, 't> {
             maybe: false,
             via: None,
         });
+        // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
+        // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.
+        for callee in code.unwrap_or_default() {
+            let text = callee
+                .iter()
+                .filter_map(|s| match s {
+                    Seg::Name(n) => Some(n.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(".");
+            self.facts.calls.push(CallSite {
+                scope,
+                callee,
+                text,
+                line,
+                is_new: false,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+                spread: false,
+                decorates: None,
+                maybe: true,
+                via: None,
+            });
+        }
         if let Some(cb) = callback {
             self.facts.calls.push(CallSite {
                 scope,
@@ -1765,11 +1795,13 @@ impl<'s, 't> Extractor<'s, 't> {
                 .filter(|c| c.kind() != "comment")
                 .collect();
             let n_targets = targets.len();
+            let mut starred = false;
             for (i, ch) in targets.into_iter().enumerate() {
                 // `head, *rest = xs`: `rest` is a list of the remaining elements.
                 if ch.kind() == "list_splat_pattern"
                     && let Some(id) = ch.named_child(0).filter(|c| c.kind() == "identifier")
                 {
+                    starred = true;
                     let lit = self.starred_rest(ch, r, &value, i, n_targets - i - 1);
                     self.facts.assigns.push(AssignFact {
                         scope,
@@ -1789,7 +1821,12 @@ impl<'s, 't> Extractor<'s, 't> {
                     continue;
                 }
                 let mut v = value.clone();
-                v.push(Seg::Index(i.to_string()));
+                // Targets after a starred one count from the end.
+                if starred {
+                    v.push(Seg::Index(format!("-{}", n_targets - i)));
+                } else {
+                    v.push(Seg::Index(i.to_string()));
+                }
                 self.facts.assigns.push(AssignFact {
                     scope,
                     target: vec![self.text(ch)],
@@ -1939,6 +1976,55 @@ impl<'s, 't> Extractor<'s, 't> {
         l.0.push(lit);
         l.1.insert(key, i);
         i
+    }
+
+    /// The callees of the calls in the constant string given to `exec` / `eval` (parsed as
+    /// Python): dotted names only, since the string's nodes are not this file's bytes.
+    fn constant_code(&self, args: Node) -> Option<Vec<Vec<Seg>>> {
+        if args.named_child_count() != 1 {
+            return None;
+        }
+        let arg = args.named_child(0)?;
+        if arg.kind() != "string" {
+            return None;
+        }
+        let mut cur = arg.walk();
+        // An f-string's value is not constant.
+        if arg
+            .named_children(&mut cur)
+            .any(|c| c.kind() == "interpolation")
+        {
+            return None;
+        }
+        let t = self.text(arg);
+        let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let code = unquote(t);
+        if code.len() > 4096 {
+            return None;
+        }
+        let mut p = Parser::new();
+        p.set_language(&self.lang.grammar()).ok()?;
+        let tree = p.parse(code.as_bytes(), None)?;
+        let mut calls = Vec::new();
+        collect_kind(tree.root_node(), "call", &mut calls);
+        let mut out = Vec::new();
+        for c in calls {
+            let Some(f) = c.child_by_field_name("function") else {
+                continue;
+            };
+            let Ok(name) = f.utf8_text(code.as_bytes()) else {
+                continue;
+            };
+            let dotted = name.split('.').all(|p| {
+                !p.is_empty()
+                    && !p.starts_with(|c: char| c.is_ascii_digit())
+                    && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+            });
+            if dotted && matches!(f.kind(), "identifier" | "attribute") {
+                out.push(name.split('.').map(|p| Seg::Name(p.to_string())).collect());
+            }
+        }
+        Some(out)
     }
 
     /// The key of `x.pop(key)`: `-1` for `x.pop()` (the last element), `*` for a key not
