@@ -117,6 +117,10 @@ pub struct CallSite {
     /// `f`. Kept only when that outer call is the builtin or library function that does so.
     #[serde(default)]
     pub via: Option<u32>,
+    /// A Python attribute read (`1`) or write (`2`) that is a call only if a `@property`
+    /// getter (or its setter) of that name is what it reaches.
+    #[serde(default)]
+    pub prop: u8,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -235,6 +239,7 @@ struct Captures {
     call: Option<u32>,
     call_decorator: Option<u32>,
     call_maybe: Option<u32>,
+    prop: Option<u32>,
     import: Option<u32>,
     assign: Option<u32>,
     assign_left: Option<u32>,
@@ -280,6 +285,7 @@ impl Captures {
             call: i("call"),
             call_decorator: i("call.decorator"),
             call_maybe: i("call.maybe"),
+            prop: i("prop"),
             import: i("import"),
             assign: i("assign"),
             assign_left: i("assign.left"),
@@ -470,6 +476,8 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.pending.push(Pending::Call(n));
         } else if let Some(n) = get(k.call_maybe) {
             x.pending.push(Pending::Maybe(n));
+        } else if let Some(n) = get(k.prop) {
+            x.pending.push(Pending::Prop(n));
         } else if let Some(n) = get(k.call_decorator) {
             x.pending.push(Pending::Decorator(n));
         } else if let Some(n) = get(k.import) {
@@ -581,6 +589,8 @@ enum Pending<'t> {
     Call(Node<'t>),
     Decorator(Node<'t>),
     Maybe(Node<'t>),
+    /// A Python attribute that is not called: a property's getter or setter may run.
+    Prop(Node<'t>),
     Import(Node<'t>),
     Assign {
         node: Node<'t>,
@@ -1331,10 +1341,12 @@ impl<'s, 't> Extractor<'s, 't> {
                             decorates,
                             maybe: false,
                             via: None,
+                            prop: 0,
                         });
                     }
                 }
                 Pending::Import(n) => self.import(n),
+                Pending::Prop(n) => self.prop(n),
                 Pending::Maybe(n) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let name = self.text(n);
@@ -1350,6 +1362,7 @@ impl<'s, 't> Extractor<'s, 't> {
                         decorates: None,
                         maybe: true,
                         via: None,
+                        prop: 0,
                     });
                 }
                 Pending::Assign {
@@ -1456,6 +1469,7 @@ impl<'s, 't> Extractor<'s, 't> {
                                 decorates: None,
                                 maybe: true,
                                 via: None,
+                                prop: 0,
                             });
                         }
                         value.push(Seg::Iter);
@@ -1574,6 +1588,7 @@ impl<'s, 't> Extractor<'s, 't> {
             decorates: None,
             maybe: false,
             via: None,
+            prop: 0,
         });
         // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
         // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.
@@ -1598,6 +1613,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 decorates: None,
                 maybe: true,
                 via: None,
+                prop: 0,
             });
         }
         if let Some(cb) = callback {
@@ -1613,6 +1629,45 @@ impl<'s, 't> Extractor<'s, 't> {
                 decorates: None,
                 maybe: true,
                 via: Some(outer),
+                prop: 0,
+            });
+        }
+    }
+
+    /// `obj.name` not called: reads call a `@property` getter, assignments its setter
+    /// (`obj.name += 1` both). Kept only when one is what it reaches.
+    fn prop(&mut self, n: Node) {
+        let Some(parent) = n.parent() else { return };
+        let is = |f: &str| {
+            parent
+                .child_by_field_name(f)
+                .is_some_and(|c| c.id() == n.id())
+        };
+        let kinds: &[u8] = match parent.kind() {
+            "call" if is("function") => return,
+            "decorator" => return,
+            "assignment" if is("left") => &[2],
+            "augmented_assignment" if is("left") => &[1, 2],
+            "pattern_list" | "tuple_pattern" | "delete_statement" => return,
+            _ => &[1],
+        };
+        let Some(callee) = self.segs(n) else { return };
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        for &prop in kinds {
+            self.facts.calls.push(CallSite {
+                scope,
+                callee: callee.clone(),
+                text: String::new(),
+                line,
+                is_new: false,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+                spread: false,
+                decorates: None,
+                maybe: true,
+                via: None,
+                prop,
             });
         }
     }
@@ -1703,6 +1758,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 decorates: None,
                 maybe: true,
                 via: None,
+                prop: 0,
             });
         }
         if let Some(a) = alias

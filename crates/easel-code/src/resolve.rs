@@ -162,6 +162,9 @@ pub(crate) struct Resolver<'a> {
     /// Python names written in a callee or an argument somewhere: a class whose name is in no
     /// call is never instantiated (nor reached as `cls`), which bounds dynamic dispatch.
     py_used: Table<String, ()>,
+    /// Python names of `@property` getters and setters: an attribute of another name is never
+    /// a call, so most attribute accesses cost one probe.
+    py_props: Table<String, ()>,
 }
 
 /// A memoized value and what computing it read.
@@ -349,6 +352,7 @@ impl<'a> Resolver<'a> {
             parts_memo: std::sync::RwLock::new(HashMap::new()),
             py_packages: Table::new(tag::PY_PACKAGES),
             py_used: Table::new(tag::PY_USED),
+            py_props: Table::new(tag::PY_PROPS),
         };
         for (i, f) in files.iter().enumerate() {
             let i = i as FileId;
@@ -426,6 +430,11 @@ impl<'a> Resolver<'a> {
                     r.py_used.map.insert(n.to_string(), ());
                 }
             }
+            for d in &f.defs {
+                if prop_kind(d) != 0 && !r.py_props.map.contains_key(&d.name) {
+                    r.py_props.map.insert(d.name.clone(), ());
+                }
+            }
         }
         r
     }
@@ -484,6 +493,12 @@ impl<'a> Resolver<'a> {
         for (fi, f) in files.iter().enumerate() {
             if f.lang == Lang::Python {
                 out[fi].extend(py_used_names(f).into_iter().map(|n| n.dep(tag::PY_USED)));
+                out[fi].extend(
+                    f.defs
+                        .iter()
+                        .filter(|d| prop_kind(d) != 0)
+                        .map(|d| d.name.as_str().dep(tag::PY_PROPS)),
+                );
             }
         }
         out.iter().map(|deps| self.stable(deps)).collect()
@@ -907,6 +922,9 @@ impl<'a> Resolver<'a> {
             return None;
         }
         reset_budget();
+        if call.prop != 0 {
+            return self.prop_targets(fi, call);
+        }
         let segs = &call.callee;
         if segs.is_empty() {
             return None;
@@ -996,6 +1014,56 @@ impl<'a> Resolver<'a> {
             }
         }
         if !understood {
+            return None;
+        }
+        out.sort_by_key(|(r, b)| (r.file, r.def, *b));
+        out.dedup();
+        Some(out)
+    }
+
+    /// The getter (or setter) an attribute access runs: the property of that name in the
+    /// first class of the MRO of the object's class that defines the name.
+    fn prop_targets(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<Vec<(Ref, bool)>> {
+        let (Seg::Name(p), obj) = call.callee.split_last()? else {
+            return None;
+        };
+        if obj.is_empty() || !self.py_props.contains_key(p) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
+            let (Val::Instance(c) | Val::SelfOf(c)) = v else {
+                continue;
+            };
+            for k in self.mro(c, 0) {
+                let Some(bs) = self.idx[k.file as usize]
+                    .bindings
+                    .get(&(Some(k.def), p.clone()))
+                else {
+                    continue;
+                };
+                let defs = &self.files[k.file as usize].defs;
+                for b in bs {
+                    if let BindKind::Def(d) = b.kind
+                        && prop_kind(&defs[d as usize]) == call.prop
+                    {
+                        out.push((
+                            Ref {
+                                file: k.file,
+                                def: d,
+                            },
+                            true,
+                        ));
+                    }
+                }
+                break;
+            }
+        }
+        if out.is_empty() {
             return None;
         }
         out.sort_by_key(|(r, b)| (r.file, r.def, *b));
@@ -2762,9 +2830,29 @@ impl<'a> Resolver<'a> {
 }
 
 /// The names a Python file writes in its callees and arguments.
+/// `1` for a `@property` (or `cached_property`) getter, `2` for a `@name.setter`, else `0`.
+fn prop_kind(d: &crate::extract::Def) -> u8 {
+    if d.kind != DefKind::Func {
+        return 0;
+    }
+    for dec in &d.decorators {
+        match dec.as_slice() {
+            [Seg::Name(p)] | [Seg::Name(_), Seg::Name(p)]
+                if p == "property" || p == "cached_property" =>
+            {
+                return 1;
+            }
+            [Seg::Name(n), Seg::Name(s)] if *n == d.name && s == "setter" => return 2,
+            _ => {}
+        }
+    }
+    0
+}
+
 fn py_used_names(f: &FileFacts) -> HashSet<&str> {
     let mut out = HashSet::new();
-    for c in &f.calls {
+    // An attribute access names no class that it would instantiate.
+    for c in f.calls.iter().filter(|c| c.prop == 0) {
         let args = c.args.iter().flatten();
         let kwargs = c.kwargs.iter().filter_map(|(_, v)| v.as_ref());
         for segs in std::iter::once(&c.callee).chain(args).chain(kwargs) {
