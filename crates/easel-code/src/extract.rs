@@ -121,6 +121,9 @@ pub struct CallSite {
     /// getter (or its setter) of that name is what it reaches.
     #[serde(default)]
     pub prop: u8,
+    /// Python `f(**opts)`: the dict whose items bind keyword parameters.
+    #[serde(default)]
+    pub kwsplat: Option<Vec<Seg>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -1342,6 +1345,7 @@ impl<'s, 't> Extractor<'s, 't> {
                             maybe: false,
                             via: None,
                             prop: 0,
+                            kwsplat: None,
                         });
                     }
                 }
@@ -1363,6 +1367,7 @@ impl<'s, 't> Extractor<'s, 't> {
                         maybe: true,
                         via: None,
                         prop: 0,
+                        kwsplat: None,
                     });
                 }
                 Pending::Assign {
@@ -1470,6 +1475,7 @@ impl<'s, 't> Extractor<'s, 't> {
                                 maybe: true,
                                 via: None,
                                 prop: 0,
+                                kwsplat: None,
                             });
                         }
                         value.push(Seg::Iter);
@@ -1576,6 +1582,17 @@ impl<'s, 't> Extractor<'s, 't> {
         } else {
             None
         };
+        let kwsplat = if self.lang == Lang::Python {
+            field("arguments").and_then(|a| {
+                let mut cur = a.walk();
+                let splat = a
+                    .named_children(&mut cur)
+                    .find(|c| c.kind() == "dictionary_splat")?;
+                self.segs(splat.named_child(0)?)
+            })
+        } else {
+            None
+        };
         self.facts.calls.push(CallSite {
             scope,
             callee,
@@ -1589,6 +1606,7 @@ impl<'s, 't> Extractor<'s, 't> {
             maybe: false,
             via: None,
             prop: 0,
+            kwsplat,
         });
         // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
         // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.
@@ -1614,6 +1632,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 maybe: true,
                 via: None,
                 prop: 0,
+                kwsplat: None,
             });
         }
         if let Some(cb) = callback {
@@ -1630,6 +1649,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 maybe: true,
                 via: Some(outer),
                 prop: 0,
+                kwsplat: None,
             });
         }
     }
@@ -1668,6 +1688,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 maybe: true,
                 via: None,
                 prop,
+                kwsplat: None,
             });
         }
     }
@@ -1759,6 +1780,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 maybe: true,
                 via: None,
                 prop: 0,
+                kwsplat: None,
             });
         }
         if let Some(a) = alias

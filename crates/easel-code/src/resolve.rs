@@ -1534,7 +1534,18 @@ impl<'a> Resolver<'a> {
                     out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1))
                 }
                 Some(None) => {}
-                None => defaulted |= !call.spread,
+                None => {
+                    defaulted |= !call.spread;
+                    // `f(**opts)`: the item of `opts` named as the parameter, if it has one.
+                    if let Some(d) = &call.kwsplat {
+                        let key = format!("'{pname}");
+                        for v in self.eval(cf, call.scope, d, Some(call.line), depth + 1) {
+                            let found = self.element(&v, &key, depth + 1);
+                            defaulted |= found.is_empty();
+                            out.extend(found);
+                        }
+                    }
+                }
             }
         }
         if defaulted && let Some(Some(v)) = def.defaults.get(i as usize) {
