@@ -363,6 +363,7 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
         },
         pending: Vec::new(),
         lits: Default::default(),
+        lex_parent: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&c.query, tree.root_node(), src);
@@ -562,6 +563,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         },
         pending: Vec::new(),
         lits: Default::default(),
+        lex_parent: Vec::new(),
     };
     x.generic_defs(tree.root_node())?;
     Ok(x.facts
@@ -622,6 +624,9 @@ struct Extractor<'s, 't> {
     /// Literals met while reading expressions, and their index by start byte: an expression
     /// can be read more than once and must name the same literal each time.
     lits: std::cell::RefCell<(Vec<LitFact>, std::collections::HashMap<usize, u32>)>,
+    /// Each definition's innermost enclosing definition by bytes (which `Def::parent` is not
+    /// for a Python lambda in a function's header): what `scope_of` walks.
+    lex_parent: Vec<Option<u32>>,
 }
 
 const IDENT_KINDS: &[&str] = &[
@@ -1174,7 +1179,10 @@ impl<'s, 't> Extractor<'s, 't> {
             if d.scope_start <= byte && byte < d.scope_end.max(d.scope_start + 1) {
                 return Some(c);
             }
-            cur = d.parent;
+            cur = match self.lex_parent.get(c as usize) {
+                Some(&p) if self.lang == Lang::Python => p,
+                _ => d.parent,
+            };
         }
         None
     }
@@ -1213,7 +1221,18 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
                 stack.pop();
             }
-            defs[i].parent = stack.last().copied();
+            // Python: a definition in a function's header (a lambda as a default value) is
+            // made where the `def` runs, in the enclosing scope, not in the function.
+            let start = defs[i].start_byte;
+            self.lex_parent.push(stack.last().copied());
+            defs[i].parent = if self.lang == Lang::Python {
+                stack.iter().rev().copied().find(|&t| {
+                    let t = &defs[t as usize];
+                    t.kind != DefKind::Func || (t.scope_start <= start && start < t.scope_end)
+                })
+            } else {
+                stack.last().copied()
+            };
             stack.push(i as u32);
         }
         if self.lang == Lang::Python {
