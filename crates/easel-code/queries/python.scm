@@ -54,3 +54,6 @@
 ; `for k, v in d.items()` / `for i, v in enumerate(xs)`: `v` takes the values.
 (for_statement left: [(pattern_list) (tuple_pattern)] @iter.left right: (call) @iter.right) @iter
 (yield (_) @return.value) @return
+
+; An attribute read or written: a call when a `@property` getter or setter is what it reaches.
+(attribute) @prop

@@ -56,6 +56,8 @@ pub(crate) mod tag {
     pub(crate) const ALL_PATHS: u8 = 12;
     /// Python names that some call names or passes (classes that may be instantiated).
     pub(crate) const PY_USED: u8 = 13;
+    /// Python names of `@property` getters and setters.
+    pub(crate) const PY_PROPS: u8 = 14;
 }
 
 /// FNV-1a: stable across runs and builds, unlike the hashers of the maps.

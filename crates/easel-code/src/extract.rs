@@ -28,6 +28,9 @@ pub enum Seg {
     Lambda(u32),
     /// `.get(key)` with a literal key: an element of a literal dict, else a method call.
     Get(String),
+    /// `.pop(key)` (`*` for no key or one not known statically): an element of a literal,
+    /// else a method call.
+    Pop(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,6 +117,13 @@ pub struct CallSite {
     /// `f`. Kept only when that outer call is the builtin or library function that does so.
     #[serde(default)]
     pub via: Option<u32>,
+    /// A Python attribute read (`1`) or write (`2`) that is a call only if a `@property`
+    /// getter (or its setter) of that name is what it reaches.
+    #[serde(default)]
+    pub prop: u8,
+    /// Python `f(**opts)`: the dict whose items bind keyword parameters.
+    #[serde(default)]
+    pub kwsplat: Option<Vec<Seg>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -232,6 +242,7 @@ struct Captures {
     call: Option<u32>,
     call_decorator: Option<u32>,
     call_maybe: Option<u32>,
+    prop: Option<u32>,
     import: Option<u32>,
     assign: Option<u32>,
     assign_left: Option<u32>,
@@ -277,6 +288,7 @@ impl Captures {
             call: i("call"),
             call_decorator: i("call.decorator"),
             call_maybe: i("call.maybe"),
+            prop: i("prop"),
             import: i("import"),
             assign: i("assign"),
             assign_left: i("assign.left"),
@@ -351,6 +363,7 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
         },
         pending: Vec::new(),
         lits: Default::default(),
+        lex_parent: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
     let mut matches = cursor.matches(&c.query, tree.root_node(), src);
@@ -467,6 +480,8 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.pending.push(Pending::Call(n));
         } else if let Some(n) = get(k.call_maybe) {
             x.pending.push(Pending::Maybe(n));
+        } else if let Some(n) = get(k.prop) {
+            x.pending.push(Pending::Prop(n));
         } else if let Some(n) = get(k.call_decorator) {
             x.pending.push(Pending::Decorator(n));
         } else if let Some(n) = get(k.import) {
@@ -548,6 +563,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         },
         pending: Vec::new(),
         lits: Default::default(),
+        lex_parent: Vec::new(),
     };
     x.generic_defs(tree.root_node())?;
     Ok(x.facts
@@ -578,6 +594,8 @@ enum Pending<'t> {
     Call(Node<'t>),
     Decorator(Node<'t>),
     Maybe(Node<'t>),
+    /// A Python attribute that is not called: a property's getter or setter may run.
+    Prop(Node<'t>),
     Import(Node<'t>),
     Assign {
         node: Node<'t>,
@@ -606,6 +624,9 @@ struct Extractor<'s, 't> {
     /// Literals met while reading expressions, and their index by start byte: an expression
     /// can be read more than once and must name the same literal each time.
     lits: std::cell::RefCell<(Vec<LitFact>, std::collections::HashMap<usize, u32>)>,
+    /// Each definition's innermost enclosing definition by bytes (which `Def::parent` is not
+    /// for a Python lambda in a function's header): what `scope_of` walks.
+    lex_parent: Vec<Option<u32>>,
 }
 
 const IDENT_KINDS: &[&str] = &[
@@ -856,7 +877,13 @@ impl<'s, 't> Extractor<'s, 't> {
                 let obj = field("value").or_else(|| field("object"))?;
                 let key = field("subscript").or_else(|| field("index"))?;
                 self.segs_into(obj, out, depth + 1)?;
-                out.push(Seg::Index(self.literal_key(key)?));
+                // Python: a key known only at run time may be any of the container's keys.
+                let key = match self.literal_key(key) {
+                    Some(k) => k,
+                    None if self.lang == Lang::Python && key.kind() != "slice" => "*".into(),
+                    None => return None,
+                };
+                out.push(Seg::Index(key));
             }
             "attribute" => {
                 self.segs_into(field("object")?, out, depth + 1)?;
@@ -945,6 +972,11 @@ impl<'s, 't> Extractor<'s, 't> {
                 } else if let Some(key) = self.get_key(n) {
                     self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
                     out.push(Seg::Get(key));
+                } else if let Some(key) = self.pop_key(n) {
+                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    out.push(Seg::Pop(key));
+                } else if let Some(l) = self.dict_call(n) {
+                    out.push(Seg::Lit(l));
                 } else if let Some((arg, seg)) = self.builtin_view(n) {
                     self.segs_into(arg, out, depth + 1)?;
                     out.extend(seg);
@@ -1147,7 +1179,10 @@ impl<'s, 't> Extractor<'s, 't> {
             if d.scope_start <= byte && byte < d.scope_end.max(d.scope_start + 1) {
                 return Some(c);
             }
-            cur = d.parent;
+            cur = match self.lex_parent.get(c as usize) {
+                Some(&p) if self.lang == Lang::Python => p,
+                _ => d.parent,
+            };
         }
         None
     }
@@ -1186,7 +1221,18 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
                 stack.pop();
             }
-            defs[i].parent = stack.last().copied();
+            // Python: a definition in a function's header (a lambda as a default value) is
+            // made where the `def` runs, in the enclosing scope, not in the function.
+            let start = defs[i].start_byte;
+            self.lex_parent.push(stack.last().copied());
+            defs[i].parent = if self.lang == Lang::Python {
+                stack.iter().rev().copied().find(|&t| {
+                    let t = &defs[t as usize];
+                    t.kind != DefKind::Func || (t.scope_start <= start && start < t.scope_end)
+                })
+            } else {
+                stack.last().copied()
+            };
             stack.push(i as u32);
         }
         if self.lang == Lang::Python {
@@ -1317,10 +1363,13 @@ impl<'s, 't> Extractor<'s, 't> {
                             decorates,
                             maybe: false,
                             via: None,
+                            prop: 0,
+                            kwsplat: None,
                         });
                     }
                 }
                 Pending::Import(n) => self.import(n),
+                Pending::Prop(n) => self.prop(n),
                 Pending::Maybe(n) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let name = self.text(n);
@@ -1336,6 +1385,8 @@ impl<'s, 't> Extractor<'s, 't> {
                         decorates: None,
                         maybe: true,
                         via: None,
+                        prop: 0,
+                        kwsplat: None,
                     });
                 }
                 Pending::Assign {
@@ -1442,6 +1493,8 @@ impl<'s, 't> Extractor<'s, 't> {
                                 decorates: None,
                                 maybe: true,
                                 via: None,
+                                prop: 0,
+                                kwsplat: None,
                             });
                         }
                         value.push(Seg::Iter);
@@ -1543,6 +1596,22 @@ impl<'s, 't> Extractor<'s, 't> {
             None
         };
         let outer = self.facts.calls.len() as u32;
+        let code = if self.lang == Lang::Python && matches!(text.as_str(), "exec" | "eval") {
+            field("arguments").and_then(|a| self.constant_code(a))
+        } else {
+            None
+        };
+        let kwsplat = if self.lang == Lang::Python {
+            field("arguments").and_then(|a| {
+                let mut cur = a.walk();
+                let splat = a
+                    .named_children(&mut cur)
+                    .find(|c| c.kind() == "dictionary_splat")?;
+                self.segs(splat.named_child(0)?)
+            })
+        } else {
+            None
+        };
         self.facts.calls.push(CallSite {
             scope,
             callee,
@@ -1555,7 +1624,36 @@ impl<'s, 't> Extractor<'s, 't> {
             decorates: None,
             maybe: false,
             via: None,
+            prop: 0,
+            kwsplat,
         });
+        // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
+        // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.
+        for callee in code.unwrap_or_default() {
+            let text = callee
+                .iter()
+                .filter_map(|s| match s {
+                    Seg::Name(n) => Some(n.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(".");
+            self.facts.calls.push(CallSite {
+                scope,
+                callee,
+                text,
+                line,
+                is_new: false,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+                spread: false,
+                decorates: None,
+                maybe: true,
+                via: None,
+                prop: 0,
+                kwsplat: None,
+            });
+        }
         if let Some(cb) = callback {
             self.facts.calls.push(CallSite {
                 scope,
@@ -1569,6 +1667,47 @@ impl<'s, 't> Extractor<'s, 't> {
                 decorates: None,
                 maybe: true,
                 via: Some(outer),
+                prop: 0,
+                kwsplat: None,
+            });
+        }
+    }
+
+    /// `obj.name` not called: reads call a `@property` getter, assignments its setter
+    /// (`obj.name += 1` both). Kept only when one is what it reaches.
+    fn prop(&mut self, n: Node) {
+        let Some(parent) = n.parent() else { return };
+        let is = |f: &str| {
+            parent
+                .child_by_field_name(f)
+                .is_some_and(|c| c.id() == n.id())
+        };
+        let kinds: &[u8] = match parent.kind() {
+            "call" if is("function") => return,
+            "decorator" => return,
+            "assignment" if is("left") => &[2],
+            "augmented_assignment" if is("left") => &[1, 2],
+            "pattern_list" | "tuple_pattern" | "delete_statement" => return,
+            _ => &[1],
+        };
+        let Some(callee) = self.segs(n) else { return };
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        for &prop in kinds {
+            self.facts.calls.push(CallSite {
+                scope,
+                callee: callee.clone(),
+                text: String::new(),
+                line,
+                is_new: false,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+                spread: false,
+                decorates: None,
+                maybe: true,
+                via: None,
+                prop,
+                kwsplat: None,
             });
         }
     }
@@ -1659,6 +1798,8 @@ impl<'s, 't> Extractor<'s, 't> {
                 decorates: None,
                 maybe: true,
                 via: None,
+                prop: 0,
+                kwsplat: None,
             });
         }
         if let Some(a) = alias
@@ -1727,6 +1868,10 @@ impl<'s, 't> Extractor<'s, 't> {
             && matches!(left.kind(), "pattern_list" | "tuple_pattern")
             && matches!(r.kind(), "expression_list" | "tuple")
             && left.named_child_count() == r.named_child_count()
+            && !(0..left.named_child_count() as u32).any(|i| {
+                left.named_child(i)
+                    .is_some_and(|c| c.kind() == "list_splat_pattern")
+            })
         {
             for i in 0..left.named_child_count() as u32 {
                 if let (Some(l), Some(v)) = (left.named_child(i), r.named_child(i)) {
@@ -1742,11 +1887,29 @@ impl<'s, 't> Extractor<'s, 't> {
             && let Some(value) = self.segs(r)
         {
             let mut cur = left.walk();
-            for (i, ch) in left
+            let targets: Vec<Node> = left
                 .named_children(&mut cur)
                 .filter(|c| c.kind() != "comment")
-                .enumerate()
-            {
+                .collect();
+            let n_targets = targets.len();
+            let mut starred = false;
+            for (i, ch) in targets.into_iter().enumerate() {
+                // `head, *rest = xs`: `rest` is a list of the remaining elements.
+                if ch.kind() == "list_splat_pattern"
+                    && let Some(id) = ch.named_child(0).filter(|c| c.kind() == "identifier")
+                {
+                    starred = true;
+                    let lit = self.starred_rest(ch, r, &value, i, n_targets - i - 1);
+                    self.facts.assigns.push(AssignFact {
+                        scope,
+                        target: vec![self.text(id)],
+                        value: Some(vec![Seg::Lit(lit)]),
+                        type_name: None,
+                        elements: Vec::new(),
+                        line,
+                    });
+                    continue;
+                }
                 if ch.kind() != "identifier" {
                     for id in identifiers(ch) {
                         let name = self.text(id);
@@ -1755,7 +1918,12 @@ impl<'s, 't> Extractor<'s, 't> {
                     continue;
                 }
                 let mut v = value.clone();
-                v.push(Seg::Index(i.to_string()));
+                // Targets after a starred one count from the end.
+                if starred {
+                    v.push(Seg::Index(format!("-{}", n_targets - i)));
+                } else {
+                    v.push(Seg::Index(i.to_string()));
+                }
                 self.facts.assigns.push(AssignFact {
                     scope,
                     target: vec![self.text(ch)],
@@ -1859,6 +2027,172 @@ impl<'s, 't> Extractor<'s, 't> {
         }
     }
 
+    /// The list a starred target collects: elements `before..len - after` of the value. For a
+    /// literal written in place they are known one by one; otherwise any element of the value
+    /// may be in it.
+    fn starred_rest(
+        &self,
+        star: Node,
+        right: Node,
+        value: &[Seg],
+        before: usize,
+        after: usize,
+    ) -> u32 {
+        let key = usize::MAX / 2 - star.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
+        let elements: Vec<(String, Option<Vec<Seg>>)> =
+            if matches!(right.kind(), "expression_list" | "tuple" | "list") {
+                let mut cur = right.walk();
+                let all: Vec<Node> = right
+                    .named_children(&mut cur)
+                    .filter(|c| c.kind() != "comment")
+                    .collect();
+                let end = all.len().saturating_sub(after);
+                all.get(before..end)
+                    .unwrap_or(&[])
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (i.to_string(), self.segs(*c)))
+                    .filter(|(_, v)| v.is_some())
+                    .collect()
+            } else {
+                let mut v = value.to_vec();
+                v.push(Seg::Index("*".into()));
+                vec![("*".into(), Some(v))]
+            };
+        let lit = LitFact {
+            scope: self.scope_of(star.start_byte() as u32),
+            line: star.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        i
+    }
+
+    /// The callees of the calls in the constant string given to `exec` / `eval` (parsed as
+    /// Python): dotted names only, since the string's nodes are not this file's bytes.
+    fn constant_code(&self, args: Node) -> Option<Vec<Vec<Seg>>> {
+        if args.named_child_count() != 1 {
+            return None;
+        }
+        let arg = args.named_child(0)?;
+        if arg.kind() != "string" {
+            return None;
+        }
+        let mut cur = arg.walk();
+        // An f-string's value is not constant.
+        if arg
+            .named_children(&mut cur)
+            .any(|c| c.kind() == "interpolation")
+        {
+            return None;
+        }
+        let t = self.text(arg);
+        let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let code = unquote(t);
+        if code.len() > 4096 {
+            return None;
+        }
+        let mut p = Parser::new();
+        p.set_language(&self.lang.grammar()).ok()?;
+        let tree = p.parse(code.as_bytes(), None)?;
+        let mut calls = Vec::new();
+        collect_kind(tree.root_node(), "call", &mut calls);
+        let mut out = Vec::new();
+        for c in calls {
+            let Some(f) = c.child_by_field_name("function") else {
+                continue;
+            };
+            let Ok(name) = f.utf8_text(code.as_bytes()) else {
+                continue;
+            };
+            let dotted = name.split('.').all(|p| {
+                !p.is_empty()
+                    && !p.starts_with(|c: char| c.is_ascii_digit())
+                    && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+            });
+            if dotted && matches!(f.kind(), "identifier" | "attribute") {
+                out.push(name.split('.').map(|p| Seg::Name(p.to_string())).collect());
+            }
+        }
+        Some(out)
+    }
+
+    /// The key of `x.pop(key)`: `-1` for `x.pop()` (the last element), `*` for a key not
+    /// known statically.
+    fn pop_key(&self, call: Node) -> Option<String> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "attribute" || self.text(f.child_by_field_name("attribute")?) != "pop" {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        Some(match args.named_child(0) {
+            None => "-1".into(),
+            Some(k) => self.literal_key(k).unwrap_or_else(|| "*".into()),
+        })
+    }
+
+    /// `dict(k=f)` or `dict([("k", f)])`: a literal dict (recorded once per call node).
+    fn dict_call(&self, call: Node) -> Option<u32> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "identifier" || self.text(f) != "dict" {
+            return None;
+        }
+        if let Some(&i) = self.lits.borrow().1.get(&call.start_byte()) {
+            return Some(i);
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let mut elements = Vec::new();
+        let mut cur = args.walk();
+        for a in args.named_children(&mut cur) {
+            match a.kind() {
+                "keyword_argument" => {
+                    let (Some(k), Some(v)) = (
+                        a.child_by_field_name("name"),
+                        a.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    elements.push((format!("'{}", self.text(k)), self.segs(v)));
+                }
+                "list" | "tuple" => {
+                    let mut c2 = a.walk();
+                    for pair in a.named_children(&mut c2) {
+                        if pair.kind() != "tuple" || pair.named_child_count() != 2 {
+                            continue;
+                        }
+                        let (Some(k), Some(v)) = (pair.named_child(0), pair.named_child(1)) else {
+                            continue;
+                        };
+                        let key = self.literal_key(k).unwrap_or_else(|| "*".into());
+                        elements.push((key, self.segs(v)));
+                    }
+                }
+                "comment" => {}
+                // `dict(other)`, `dict(**kw)`: contents not followed.
+                _ => return None,
+            }
+        }
+        elements.retain(|(_, v)| v.is_some());
+        let lit = LitFact {
+            scope: self.scope_of(call.start_byte() as u32),
+            line: call.start_position().row as u32 + 1,
+            dict: true,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(call.start_byte(), i);
+        Some(i)
+    }
+
     /// The elements of a literal container, by key.
     fn elements(&self, n: Node) -> Vec<(String, Option<Vec<Seg>>)> {
         let mut out = Vec::new();
@@ -1911,6 +2245,14 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
             }
             "integer" | "number" | "property_identifier" => Some(self.text(k)),
+            // `xs[-1]`: counted from the end.
+            "unary_operator"
+                if self.lang == Lang::Python
+                    && k.named_child(0).is_some_and(|c| c.kind() == "integer")
+                    && self.text(k).starts_with('-') =>
+            {
+                Some(squash(&self.text(k)))
+            }
             _ => None,
         }
     }

@@ -162,6 +162,9 @@ pub(crate) struct Resolver<'a> {
     /// Python names written in a callee or an argument somewhere: a class whose name is in no
     /// call is never instantiated (nor reached as `cls`), which bounds dynamic dispatch.
     py_used: Table<String, ()>,
+    /// Python names of `@property` getters and setters: an attribute of another name is never
+    /// a call, so most attribute accesses cost one probe.
+    py_props: Table<String, ()>,
 }
 
 /// A memoized value and what computing it read.
@@ -349,6 +352,7 @@ impl<'a> Resolver<'a> {
             parts_memo: std::sync::RwLock::new(HashMap::new()),
             py_packages: Table::new(tag::PY_PACKAGES),
             py_used: Table::new(tag::PY_USED),
+            py_props: Table::new(tag::PY_PROPS),
         };
         for (i, f) in files.iter().enumerate() {
             let i = i as FileId;
@@ -426,6 +430,11 @@ impl<'a> Resolver<'a> {
                     r.py_used.map.insert(n.to_string(), ());
                 }
             }
+            for d in &f.defs {
+                if prop_kind(d) != 0 && !r.py_props.map.contains_key(&d.name) {
+                    r.py_props.map.insert(d.name.clone(), ());
+                }
+            }
         }
         r
     }
@@ -484,6 +493,12 @@ impl<'a> Resolver<'a> {
         for (fi, f) in files.iter().enumerate() {
             if f.lang == Lang::Python {
                 out[fi].extend(py_used_names(f).into_iter().map(|n| n.dep(tag::PY_USED)));
+                out[fi].extend(
+                    f.defs
+                        .iter()
+                        .filter(|d| prop_kind(d) != 0)
+                        .map(|d| d.name.as_str().dep(tag::PY_PROPS)),
+                );
             }
         }
         out.iter().map(|deps| self.stable(deps)).collect()
@@ -907,6 +922,9 @@ impl<'a> Resolver<'a> {
             return None;
         }
         reset_budget();
+        if call.prop != 0 {
+            return self.prop_targets(fi, call);
+        }
         let segs = &call.callee;
         if segs.is_empty() {
             return None;
@@ -1003,6 +1021,56 @@ impl<'a> Resolver<'a> {
         Some(out)
     }
 
+    /// The getter (or setter) an attribute access runs: the property of that name in the
+    /// first class of the MRO of the object's class that defines the name.
+    fn prop_targets(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<Vec<(Ref, bool)>> {
+        let (Seg::Name(p), obj) = call.callee.split_last()? else {
+            return None;
+        };
+        if obj.is_empty() || !self.py_props.contains_key(p) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
+            let (Val::Instance(c) | Val::SelfOf(c)) = v else {
+                continue;
+            };
+            for k in self.mro(c, 0) {
+                let Some(bs) = self.idx[k.file as usize]
+                    .bindings
+                    .get(&(Some(k.def), p.clone()))
+                else {
+                    continue;
+                };
+                let defs = &self.files[k.file as usize].defs;
+                for b in bs {
+                    if let BindKind::Def(d) = b.kind
+                        && prop_kind(&defs[d as usize]) == call.prop
+                    {
+                        out.push((
+                            Ref {
+                                file: k.file,
+                                def: d,
+                            },
+                            true,
+                        ));
+                    }
+                }
+                break;
+            }
+        }
+        if out.is_empty() {
+            return None;
+        }
+        out.sort_by_key(|(r, b)| (r.file, r.def, *b));
+        out.dedup();
+        Some(out)
+    }
+
     fn constructor(&self, c: Ref) -> Option<Ref> {
         let lang = self.lang(c.file);
         if let Some(name) = lang.constructor_name() {
@@ -1058,7 +1126,7 @@ impl<'a> Resolver<'a> {
             },
             Seg::Lit(i) => vec![Val::Lit(fi, LitId::Expr(*i))],
             Seg::Lambda(d) => vec![Val::Func(Ref { file: fi, def: *d })],
-            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) => Vec::new(),
+            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
         };
         for seg in &segs[1..] {
             if vals.is_empty() {
@@ -1076,6 +1144,15 @@ impl<'a> Resolver<'a> {
                             next.extend(self.element(v, k, depth + 1));
                         } else {
                             for m in self.member(v, "get", depth + 1) {
+                                next.extend(self.call_result(&m, depth + 1));
+                            }
+                        }
+                    }
+                    Seg::Pop(k) => {
+                        if matches!(v, Val::Lit(..)) {
+                            next.extend(self.element(v, k, depth + 1));
+                        } else {
+                            for m in self.member(v, "pop", depth + 1) {
                                 next.extend(self.call_result(&m, depth + 1));
                             }
                         }
@@ -1457,7 +1534,18 @@ impl<'a> Resolver<'a> {
                     out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1))
                 }
                 Some(None) => {}
-                None => defaulted |= !call.spread,
+                None => {
+                    defaulted |= !call.spread;
+                    // `f(**opts)`: the item of `opts` named as the parameter, if it has one.
+                    if let Some(d) = &call.kwsplat {
+                        let key = format!("'{pname}");
+                        for v in self.eval(cf, call.scope, d, Some(call.line), depth + 1) {
+                            let found = self.element(&v, &key, depth + 1);
+                            defaulted |= found.is_empty();
+                            out.extend(found);
+                        }
+                    }
+                }
             }
         }
         if defaulted && let Some(Some(v)) = def.defaults.get(i as usize) {
@@ -1619,6 +1707,44 @@ impl<'a> Resolver<'a> {
 
     /// `container[key]` for a literal container.
     fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
+        // A key known only at run time: any value the container holds.
+        if key == "*" {
+            return match v {
+                Val::Args(r, i) => self.packed_args(*r, *i, false, None, depth + 1),
+                Val::Kwargs(r, i) => self.packed_args(*r, *i, true, None, depth + 1),
+                Val::Lit(f, id) => self.literal_values(*f, *id, depth + 1),
+                _ => Vec::new(),
+            };
+        }
+        // `xs[-1]` of a sequence written in place and never added to: counted from its end.
+        if let Some(back) = key.strip_prefix('-').and_then(|k| k.parse::<usize>().ok())
+            && let Val::Lit(f, id) = v
+        {
+            let (scope, _, dict, elements, name) = self.literal_parts(*f, *id);
+            let added = name.as_ref().is_some_and(|n| {
+                let ix = &self.idx[*f as usize];
+                ix.elem_adds.contains_key(&(scope, n.clone()))
+                    || ix.elem_keyed.contains_key(&(scope, n.clone()))
+            });
+            if dict {
+                return Vec::new();
+            }
+            if added || elements.iter().any(|(k, _)| k == "*") || back == 0 {
+                return self.literal_values(*f, *id, depth + 1);
+            }
+            // Elements that are no dotted expression were dropped: the length is the highest
+            // position kept, unless the last ones were dropped (then the answer is unknown,
+            // and every kept value stays possible).
+            let len = elements
+                .iter()
+                .filter_map(|(k, _)| k.parse::<usize>().ok())
+                .max()
+                .map_or(0, |m| m + 1);
+            return match len.checked_sub(back) {
+                Some(i) => self.element(v, &i.to_string(), depth + 1),
+                None => Vec::new(),
+            };
+        }
         match v {
             Val::Args(r, i) => return self.packed_args(*r, *i, false, Some(key), depth + 1),
             Val::Kwargs(r, i) => return self.packed_args(*r, *i, true, Some(key), depth + 1),
@@ -2715,9 +2841,29 @@ impl<'a> Resolver<'a> {
 }
 
 /// The names a Python file writes in its callees and arguments.
+/// `1` for a `@property` (or `cached_property`) getter, `2` for a `@name.setter`, else `0`.
+fn prop_kind(d: &crate::extract::Def) -> u8 {
+    if d.kind != DefKind::Func {
+        return 0;
+    }
+    for dec in &d.decorators {
+        match dec.as_slice() {
+            [Seg::Name(p)] | [Seg::Name(_), Seg::Name(p)]
+                if p == "property" || p == "cached_property" =>
+            {
+                return 1;
+            }
+            [Seg::Name(n), Seg::Name(s)] if *n == d.name && s == "setter" => return 2,
+            _ => {}
+        }
+    }
+    0
+}
+
 fn py_used_names(f: &FileFacts) -> HashSet<&str> {
     let mut out = HashSet::new();
-    for c in &f.calls {
+    // An attribute access names no class that it would instantiate.
+    for c in f.calls.iter().filter(|c| c.prop == 0) {
         let args = c.args.iter().flatten();
         let kwargs = c.kwargs.iter().filter_map(|(_, v)| v.as_ref());
         for segs in std::iter::once(&c.callee).chain(args).chain(kwargs) {
@@ -3023,6 +3169,27 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             let arg = match m.as_str() {
                 "append" | "add" | "appendleft" => c.args.first(),
                 "insert" => c.args.get(1),
+                // `d.update({"k": f})`, `d.update(k=f)`: values at keys the reads do not see
+                // (a key read later that the literal lacks may be any of them).
+                "update" => {
+                    let owner = binding_scope(f, &bindings, c.scope, n);
+                    let mut vals: Vec<&Vec<Seg>> =
+                        c.kwargs.iter().filter_map(|(_, v)| v.as_ref()).collect();
+                    if let Some(Some(a)) = c.args.first()
+                        && let [Seg::Lit(i)] = a.as_slice()
+                        && let Some(l) = f.literals.get(*i as usize)
+                    {
+                        vals.extend(l.elements.iter().filter_map(|(_, v)| v.as_ref()));
+                    }
+                    for v in vals {
+                        elem_adds.entry((owner, n.clone())).or_default().push((
+                            c.scope,
+                            c.line,
+                            v.clone(),
+                        ));
+                    }
+                    None
+                }
                 _ => None,
             };
             if let Some(Some(v)) = arg {
