@@ -201,6 +201,12 @@ pub struct FileFacts {
     pub literals: Vec<LitFact>,
     /// JavaScript `export default name`.
     pub default_export: Option<String>,
+    /// Python blocks that may not run, or not run to the end, on the way to what follows
+    /// them (bodies of `if`/`elif`/`else`, loops, `try`/`except`, `match` arms), as line
+    /// ranges: a name bound in one of them does not replace the earlier bindings for a later
+    /// read outside it.
+    #[serde(default)]
+    pub cond_blocks: Vec<(u32, u32)>,
 }
 
 struct Compiled {
@@ -348,6 +354,7 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             returns: Vec::new(),
             literals: Vec::new(),
             default_export: None,
+            cond_blocks: Vec::new(),
         },
         pending: Vec::new(),
         lits: Default::default(),
@@ -506,6 +513,9 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
     x.finish_defs();
     x.finish_pending();
     x.facts.literals = x.lits.into_inner().0;
+    if lang == Lang::Python {
+        cond_blocks(tree.root_node(), &mut x.facts.cond_blocks);
+    }
     Ok(x.facts)
 }
 
@@ -545,6 +555,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
             returns: Vec::new(),
             literals: Vec::new(),
             default_export: None,
+            cond_blocks: Vec::new(),
         },
         pending: Vec::new(),
         lits: Default::default(),
@@ -2289,6 +2300,54 @@ fn first_identifier(n: Node) -> Option<Node> {
         }
     }
     None
+}
+
+/// Python blocks that may be skipped or left early (see [`FileFacts::cond_blocks`]). Only
+/// statements are walked: expressions hold no blocks.
+fn cond_blocks(n: Node, out: &mut Vec<(u32, u32)>) {
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        match ch.kind() {
+            "block" => {
+                // `with` bodies and `finally` always run; function and class bodies are
+                // scopes of their own.
+                if matches!(
+                    n.kind(),
+                    "if_statement"
+                        | "elif_clause"
+                        | "else_clause"
+                        | "for_statement"
+                        | "while_statement"
+                        | "try_statement"
+                        | "except_clause"
+                        | "except_group_clause"
+                        | "case_clause"
+                ) {
+                    out.push((
+                        ch.start_position().row as u32 + 1,
+                        ch.end_position().row as u32 + 1,
+                    ));
+                }
+                cond_blocks(ch, out);
+            }
+            "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "match_statement"
+            | "case_clause"
+            | "function_definition"
+            | "class_definition"
+            | "decorated_definition" => cond_blocks(ch, out),
+            _ => {}
+        }
+    }
 }
 
 fn identifiers(n: Node) -> Vec<Node> {
