@@ -939,6 +939,11 @@ impl<'a> Resolver<'a> {
         let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
         if call.maybe {
             vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
+            // Python looks special methods up on the type of an instance: `C[k]` on a class
+            // is not `C.__getitem__`.
+            if lang == Lang::Python && is_implicit_dunder(call) {
+                vals.retain(|v| matches!(v, Val::Bound(_)));
+            }
         }
         if vals.is_empty() {
             return None;
@@ -2745,6 +2750,13 @@ fn reaching_bindings(bs: &[Binding], line: Option<u32>) -> &[Binding] {
         }
     }
     &bs[start..end]
+}
+
+/// A special method called by an operator, a subscript, a builtin or a `with` statement
+/// (extraction gives these no text).
+fn is_implicit_dunder(call: &crate::extract::CallSite) -> bool {
+    call.text.is_empty()
+        && matches!(call.callee.last(), Some(Seg::Name(n)) if n.len() > 4 && n.starts_with("__") && n.ends_with("__"))
 }
 
 fn py_used_names(f: &FileFacts) -> HashSet<&str> {
