@@ -934,7 +934,15 @@ impl<'s, 't> Extractor<'s, 't> {
                     .or_else(|| field("value"))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
-            "dictionary" | "list" | "tuple" | "set" | "expression_list"
+            "dictionary"
+            | "list"
+            | "tuple"
+            | "set"
+            | "expression_list"
+            | "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression"
                 if self.lang == Lang::Python =>
             {
                 out.push(Seg::Lit(self.literal(n)));
@@ -1072,7 +1080,7 @@ impl<'s, 't> Extractor<'s, 't> {
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
             line: n.start_position().row as u32 + 1,
-            dict: n.kind() == "dictionary",
+            dict: matches!(n.kind(), "dictionary" | "dictionary_comprehension"),
             elements,
         };
         let mut l = self.lits.borrow_mut();
@@ -2084,6 +2092,21 @@ impl<'s, 't> Extractor<'s, 't> {
                         None if self.lang == Lang::Python => out.push(("*".into(), self.segs(v))),
                         None => {}
                     }
+                }
+            }
+            // A comprehension holds what its body gives, for each value of its loop variables
+            // (bound where the comprehension is), at keys not known statically.
+            "list_comprehension" | "set_comprehension" | "generator_expression" => {
+                if let Some(b) = n.child_by_field_name("body") {
+                    out.push(("*".into(), self.segs(b)));
+                }
+            }
+            "dictionary_comprehension" => {
+                if let Some(v) = n
+                    .child_by_field_name("body")
+                    .and_then(|b| b.child_by_field_name("value"))
+                {
+                    out.push(("*".into(), self.segs(v)));
                 }
             }
             "list" | "tuple" | "array" | "set" | "expression_list" => {
