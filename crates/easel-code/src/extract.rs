@@ -1076,7 +1076,14 @@ impl<'s, 't> Extractor<'s, 't> {
         // Elements that are no dotted expression (numbers, strings, calls with arguments) are
         // never a value the resolver follows: big data tables cost nothing.
         let mut elements = self.elements(n);
-        elements.retain(|(_, v)| v.is_some());
+        // The last element of a sequence stays, whatever it is: it gives the length, which
+        // indexes from the end (`xs[-1]`) need.
+        let last = elements.len().saturating_sub(1);
+        let mut i = 0;
+        elements.retain(|(_, v)| {
+            i += 1;
+            v.is_some() || i - 1 == last
+        });
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
             line: n.start_position().row as u32 + 1,
@@ -1601,7 +1608,72 @@ impl<'s, 't> Extractor<'s, 't> {
         }
         if self.lang == Lang::Python {
             self.builtin_dunders(n, outer);
+            self.setdefault_add(n);
         }
+    }
+
+    /// `d.setdefault(k, []).append(v)` puts a list holding `v` into `d` at a key not known
+    /// statically: recorded as `d[*] = [v]`, with a literal made for the list.
+    fn setdefault_add(&mut self, n: Node) {
+        let Some(f) = n.child_by_field_name("function") else {
+            return;
+        };
+        let (Some(inner), Some(m)) = (
+            f.child_by_field_name("object"),
+            f.child_by_field_name("attribute"),
+        ) else {
+            return;
+        };
+        let how = self.text(m);
+        if inner.kind() != "call" || !matches!(how.as_str(), "append" | "add" | "extend") {
+            return;
+        }
+        let Some(sf) = inner.child_by_field_name("function") else {
+            return;
+        };
+        let (Some(obj), Some(sm)) = (
+            sf.child_by_field_name("object"),
+            sf.child_by_field_name("attribute"),
+        ) else {
+            return;
+        };
+        if obj.kind() != "identifier" || self.text(sm) != "setdefault" {
+            return;
+        }
+        let Some(args) = n.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut cur = args.walk();
+        let Some(Some(mut v)) = args
+            .named_children(&mut cur)
+            .find(|c| c.kind() != "comment")
+            .map(|a| self.segs(a))
+        else {
+            return;
+        };
+        if how == "extend" {
+            v.push(Seg::Iter);
+        }
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        let lit = {
+            let mut l = self.lits.borrow_mut();
+            l.0.push(LitFact {
+                scope,
+                line,
+                dict: false,
+                elements: vec![("*".into(), Some(v))],
+            });
+            l.0.len() as u32 - 1
+        };
+        self.facts.assigns.push(AssignFact {
+            scope,
+            target: vec![self.text(obj), "[*]".into()],
+            value: Some(vec![Seg::Lit(lit)]),
+            type_name: None,
+            elements: Vec::new(),
+            line,
+        });
     }
 
     /// `len(x)` calls `x.__len__`, `str(x)` and `print(x)` call `x.__str__`, ...: calls kept
@@ -2111,12 +2183,20 @@ impl<'s, 't> Extractor<'s, 't> {
             }
             "list" | "tuple" | "array" | "set" | "expression_list" => {
                 let mut cur = n.walk();
+                let mut splat = false;
                 for (i, ch) in n
                     .named_children(&mut cur)
                     .filter(|c| c.kind() != "comment")
                     .enumerate()
                 {
-                    out.push((i.to_string(), self.segs(ch)));
+                    // After `*xs` the positions are not known statically.
+                    splat |= matches!(ch.kind(), "list_splat" | "spread_element");
+                    let key = if splat {
+                        "*".to_string()
+                    } else {
+                        i.to_string()
+                    };
+                    out.push((key, self.segs(ch)));
                 }
             }
             _ => {}
@@ -2138,6 +2218,13 @@ impl<'s, 't> Extractor<'s, 't> {
                 }
             }
             "integer" | "number" | "property_identifier" => Some(self.text(k)),
+            // `xs[-1]`: counted from the end (see `resolve`).
+            "unary_operator" if self.lang == Lang::Python => {
+                let op = k.child_by_field_name("operator")?;
+                let arg = k.child_by_field_name("argument")?;
+                (op.kind() == "-" && arg.kind() == "integer")
+                    .then(|| format!("-{}", self.text(arg)))
+            }
             _ => None,
         }
     }

@@ -1640,6 +1640,11 @@ impl<'a> Resolver<'a> {
             return Vec::new();
         };
         let (f, id) = (*f, *id);
+        if let Some(back) = key.strip_prefix('-').and_then(|k| k.parse::<usize>().ok())
+            && !self.literal_parts(f, id).2
+        {
+            return self.element_from_end(v, f, id, back, depth);
+        }
         let (scope, line, _, elements, name) = self.literal_parts(f, id);
         let ix = &self.idx[f as usize];
         if let Some(name) = &name
@@ -1673,6 +1678,31 @@ impl<'a> Resolver<'a> {
         }
         dedup(&mut out);
         out
+    }
+
+    /// `xs[-back]` of a literal sequence: the element that many from the end when the
+    /// length is known (every position as written, nothing added later), else any element.
+    fn element_from_end(&self, v: &Val, f: FileId, id: LitId, back: usize, depth: u32) -> Vec<Val> {
+        let (scope, _, _, elements, name) = self.literal_parts(f, id);
+        let ix = &self.idx[f as usize];
+        let grown = name.is_some_and(|n| {
+            let k = (scope, n);
+            ix.elem_adds.contains_key(&k) || ix.elem_keyed.contains_key(&k)
+        });
+        let len = elements
+            .iter()
+            .map(|(k, _)| k.parse::<usize>().ok().map(|i| i + 1))
+            .collect::<Option<Vec<_>>>()
+            .map(|ks| ks.into_iter().max().unwrap_or(0));
+        match len {
+            Some(len) if !grown => {
+                if back == 0 || back > len {
+                    return Vec::new();
+                }
+                self.element(v, &(len - back).to_string(), depth)
+            }
+            _ => self.literal_values(f, id, depth),
+        }
     }
 
     /// Every value a literal holds: as written, set by key, or added later.
@@ -3099,11 +3129,16 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 continue;
             };
             let arg = match m.as_str() {
-                "append" | "add" | "appendleft" => c.args.first(),
-                "insert" => c.args.get(1),
+                "append" | "add" | "appendleft" => c.args.first().cloned().flatten(),
+                "insert" => c.args.get(1).cloned().flatten(),
+                // `xs.extend(ys)` adds each value of `ys`.
+                "extend" => c.args.first().cloned().flatten().map(|mut v| {
+                    v.push(Seg::Iter);
+                    v
+                }),
                 _ => None,
             };
-            if let Some(Some(v)) = arg {
+            if let Some(v) = arg {
                 // The list lives in the scope that binds the name.
                 let owner = binding_scope(f, &bindings, c.scope, n);
                 elem_adds
