@@ -211,6 +211,12 @@ pub struct FileFacts {
     pub literals: Vec<LitFact>,
     /// JavaScript `export default name`.
     pub default_export: Option<String>,
+    /// Python blocks that may not run, or not run to the end, on the way to what follows
+    /// them (bodies of `if`/`elif`/`else`, loops, `try`/`except`, `match` arms), as line
+    /// ranges: a name bound in one of them does not replace the earlier bindings for a later
+    /// read outside it.
+    #[serde(default)]
+    pub cond_blocks: Vec<(u32, u32)>,
 }
 
 struct Compiled {
@@ -360,6 +366,7 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             returns: Vec::new(),
             literals: Vec::new(),
             default_export: None,
+            cond_blocks: Vec::new(),
         },
         pending: Vec::new(),
         lits: Default::default(),
@@ -520,6 +527,10 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
     }
     x.finish_defs();
     x.finish_pending();
+    if lang == Lang::Python {
+        cond_blocks(tree.root_node(), &mut x.facts.cond_blocks);
+        x.operator_dunders(tree.root_node());
+    }
     x.facts.literals = x.lits.into_inner().0;
     Ok(x.facts)
 }
@@ -560,6 +571,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
             returns: Vec::new(),
             literals: Vec::new(),
             default_export: None,
+            cond_blocks: Vec::new(),
         },
         pending: Vec::new(),
         lits: Default::default(),
@@ -949,7 +961,15 @@ impl<'s, 't> Extractor<'s, 't> {
                     .or_else(|| field("value"))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
-            "dictionary" | "list" | "tuple" | "set" | "expression_list"
+            "dictionary"
+            | "list"
+            | "tuple"
+            | "set"
+            | "expression_list"
+            | "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression"
                 if self.lang == Lang::Python =>
             {
                 out.push(Seg::Lit(self.literal(n)));
@@ -958,6 +978,14 @@ impl<'s, 't> Extractor<'s, 't> {
             "conditional_expression" if self.lang == Lang::Python => {
                 out.push(Seg::Lit(self.either(n)?));
                 out.push(Seg::Iter);
+            }
+            // `a + b` is what `a.__add__(b)` returns (nothing known unless `a` is an
+            // instance of a class of the repository that defines it).
+            "binary_operator" if self.lang == Lang::Python => {
+                let d = binary_dunder(field("operator")?.kind())?;
+                self.segs_into(field("left")?, out, depth + 1)?;
+                out.push(Seg::Name(d.to_string()));
+                out.push(Seg::Call);
             }
             "lambda" if self.lang == Lang::Python => {
                 let d = self.facts.defs.iter().position(|d| {
@@ -1080,11 +1108,18 @@ impl<'s, 't> Extractor<'s, 't> {
         // Elements that are no dotted expression (numbers, strings, calls with arguments) are
         // never a value the resolver follows: big data tables cost nothing.
         let mut elements = self.elements(n);
-        elements.retain(|(_, v)| v.is_some());
+        // The last element of a sequence stays, whatever it is: it gives the length, which
+        // indexes from the end (`xs[-1]`) need.
+        let last = elements.len().saturating_sub(1);
+        let mut i = 0;
+        elements.retain(|(_, v)| {
+            i += 1;
+            v.is_some() || i - 1 == last
+        });
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
             line: n.start_position().row as u32 + 1,
-            dict: n.kind() == "dictionary",
+            dict: matches!(n.kind(), "dictionary" | "dictionary_comprehension"),
             elements,
         };
         let mut l = self.lits.borrow_mut();
@@ -1671,6 +1706,10 @@ impl<'s, 't> Extractor<'s, 't> {
                 kwsplat: None,
             });
         }
+        if self.lang == Lang::Python {
+            self.builtin_dunders(n, outer);
+            self.setdefault_add(n);
+        }
     }
 
     /// `obj.name` not called: reads call a `@property` getter, assignments its setter
@@ -1709,6 +1748,253 @@ impl<'s, 't> Extractor<'s, 't> {
                 prop,
                 kwsplat: None,
             });
+        }
+    }
+
+    /// `d.setdefault(k, []).append(v)` puts a list holding `v` into `d` at a key not known
+    /// statically: recorded as `d[*] = [v]`, with a literal made for the list.
+    fn setdefault_add(&mut self, n: Node) {
+        let Some(f) = n.child_by_field_name("function") else {
+            return;
+        };
+        let (Some(inner), Some(m)) = (
+            f.child_by_field_name("object"),
+            f.child_by_field_name("attribute"),
+        ) else {
+            return;
+        };
+        let how = self.text(m);
+        if inner.kind() != "call" || !matches!(how.as_str(), "append" | "add" | "extend") {
+            return;
+        }
+        let Some(sf) = inner.child_by_field_name("function") else {
+            return;
+        };
+        let (Some(obj), Some(sm)) = (
+            sf.child_by_field_name("object"),
+            sf.child_by_field_name("attribute"),
+        ) else {
+            return;
+        };
+        if obj.kind() != "identifier" || self.text(sm) != "setdefault" {
+            return;
+        }
+        let Some(args) = n.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut cur = args.walk();
+        let Some(Some(mut v)) = args
+            .named_children(&mut cur)
+            .find(|c| c.kind() != "comment")
+            .map(|a| self.segs(a))
+        else {
+            return;
+        };
+        if how == "extend" {
+            v.push(Seg::Iter);
+        }
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        let lit = {
+            let mut l = self.lits.borrow_mut();
+            l.0.push(LitFact {
+                scope,
+                line,
+                dict: false,
+                elements: vec![("*".into(), Some(v))],
+            });
+            l.0.len() as u32 - 1
+        };
+        self.facts.assigns.push(AssignFact {
+            scope,
+            target: vec![self.text(obj), "[*]".into()],
+            value: Some(vec![Seg::Lit(lit)]),
+            type_name: None,
+            elements: Vec::new(),
+            line,
+        });
+    }
+
+    /// `len(x)` calls `x.__len__`, `str(x)` and `print(x)` call `x.__str__`, ...: calls kept
+    /// only when the outer call is the builtin (`via`) and `x` is an instance of a class that
+    /// defines the method (see `resolve`).
+    fn builtin_dunders(&mut self, n: Node, outer: u32) {
+        let Some(f) = n.child_by_field_name("function") else {
+            return;
+        };
+        if f.kind() != "identifier" {
+            return;
+        }
+        let name = self.text(f);
+        let (dunder, all) = match name.as_str() {
+            "len" => ("__len__", false),
+            "str" => ("__str__", false),
+            "print" => ("__str__", true),
+            "repr" => ("__repr__", false),
+            "iter" => ("__iter__", false),
+            "next" => ("__next__", false),
+            "hash" => ("__hash__", false),
+            "abs" => ("__abs__", false),
+            "reversed" => ("__reversed__", false),
+            "format" => ("__format__", false),
+            "int" => ("__int__", false),
+            "float" => ("__float__", false),
+            "bool" => ("__bool__", false),
+            _ => return,
+        };
+        let Some(a) = n.child_by_field_name("arguments") else {
+            return;
+        };
+        let mut cur = a.walk();
+        let args: Vec<Node> = a
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .take_while(|c| !matches!(c.kind(), "list_splat" | "dictionary_splat"))
+            .filter(|c| c.kind() != "keyword_argument")
+            .collect();
+        let take = if all { args.len() } else { args.len().min(1) };
+        for arg in &args[..take] {
+            self.push_dunder(n, *arg, dunder, Some(outer));
+        }
+    }
+
+    /// A call of special method `name` on the value of `recv`, made implicitly by the
+    /// expression `at` (an operator, a subscript, a builtin): kept only when it resolves to a
+    /// method of a class of the repository reached through an instance.
+    fn push_dunder(&mut self, at: Node, recv: Node, name: &str, via: Option<u32>) {
+        let Some(mut callee) = self.segs(recv) else {
+            return;
+        };
+        callee.push(Seg::Name(name.to_string()));
+        self.facts.calls.push(CallSite {
+            scope: self.scope_of(at.start_byte() as u32),
+            callee,
+            text: String::new(),
+            line: at.start_position().row as u32 + 1,
+            is_new: false,
+            args: Vec::new(),
+            kwargs: Vec::new(),
+            spread: false,
+            decorates: None,
+            maybe: true,
+            via,
+            prop: 0,
+            kwsplat: None,
+        });
+    }
+
+    /// Python operators, subscripts and f-string fields call special methods of their
+    /// operands: `a + b` is `a.__add__(b)`, `k in c` is `c.__contains__(k)`, `d[k] = v` is
+    /// `d.__setitem__(k, v)`.
+    fn operator_dunders(&mut self, root: Node) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            let mut cur = n.walk();
+            stack.extend(n.named_children(&mut cur));
+            match n.kind() {
+                "binary_operator" => {
+                    let (Some(l), Some(op)) = (
+                        n.child_by_field_name("left"),
+                        n.child_by_field_name("operator"),
+                    ) else {
+                        continue;
+                    };
+                    let Some(d) = binary_dunder(op.kind()) else {
+                        continue;
+                    };
+                    self.push_dunder(n, l, d, None);
+                }
+                "unary_operator" => {
+                    let (Some(a), Some(op)) = (
+                        n.child_by_field_name("argument"),
+                        n.child_by_field_name("operator"),
+                    ) else {
+                        continue;
+                    };
+                    let d = match op.kind() {
+                        "-" => "__neg__",
+                        "+" => "__pos__",
+                        "~" => "__invert__",
+                        _ => continue,
+                    };
+                    self.push_dunder(n, a, d, None);
+                }
+                "comparison_operator" => {
+                    // Operands are the named children, operators the tokens between them;
+                    // `a < b < c` compares each neighbouring pair.
+                    let mut cur = n.walk();
+                    let parts: Vec<Node> = n
+                        .children(&mut cur)
+                        .filter(|c| c.kind() != "comment")
+                        .collect();
+                    let mut i = 1;
+                    while i + 1 < parts.len() {
+                        let (l, op, r) = (parts[i - 1], parts[i], parts[i + 1]);
+                        let pair = match op.kind() {
+                            "==" => Some((l, "__eq__")),
+                            "!=" => Some((l, "__ne__")),
+                            "<" => Some((l, "__lt__")),
+                            "<=" => Some((l, "__le__")),
+                            ">" => Some((l, "__gt__")),
+                            ">=" => Some((l, "__ge__")),
+                            "in" | "not in" => Some((r, "__contains__")),
+                            _ => None,
+                        };
+                        if let Some((recv, d)) = pair {
+                            self.push_dunder(n, recv, d, None);
+                        }
+                        i += 2;
+                    }
+                }
+                "subscript" => {
+                    let Some(v) = n.child_by_field_name("value") else {
+                        continue;
+                    };
+                    let mut p = n.parent();
+                    let mut child = n;
+                    // Targets may sit in a tuple or list of targets.
+                    while let Some(q) = p
+                        && matches!(
+                            q.kind(),
+                            "pattern_list" | "tuple_pattern" | "expression_list"
+                        )
+                    {
+                        child = q;
+                        p = q.parent();
+                    }
+                    let is_left =
+                        |q: Node| q.child_by_field_name("left").map(|l| l.id()) == Some(child.id());
+                    match p {
+                        Some(q) if q.kind() == "assignment" && is_left(q) => {
+                            self.push_dunder(n, v, "__setitem__", None);
+                        }
+                        Some(q) if q.kind() == "augmented_assignment" && is_left(q) => {
+                            self.push_dunder(n, v, "__getitem__", None);
+                            self.push_dunder(n, v, "__setitem__", None);
+                        }
+                        Some(q) if q.kind() == "delete_statement" => {
+                            self.push_dunder(n, v, "__delitem__", None);
+                        }
+                        Some(q) if q.kind() == "for_statement" && is_left(q) => {
+                            self.push_dunder(n, v, "__setitem__", None);
+                        }
+                        _ => self.push_dunder(n, v, "__getitem__", None),
+                    }
+                }
+                "interpolation" => {
+                    let Some(e) = n.child_by_field_name("expression") else {
+                        continue;
+                    };
+                    let conv = n
+                        .child_by_field_name("type_conversion")
+                        .map(|c| self.text(c))
+                        .unwrap_or_default();
+                    // `format(x, "")` of a class without `__format__` is `str(x)`.
+                    let d = if conv == "!r" { "__repr__" } else { "__str__" };
+                    self.push_dunder(n, e, d, None);
+                }
+                _ => {}
+            }
         }
     }
 
@@ -2216,14 +2502,37 @@ impl<'s, 't> Extractor<'s, 't> {
                     }
                 }
             }
+            // A comprehension holds what its body gives, for each value of its loop variables
+            // (bound where the comprehension is), at keys not known statically.
+            "list_comprehension" | "set_comprehension" | "generator_expression" => {
+                if let Some(b) = n.child_by_field_name("body") {
+                    out.push(("*".into(), self.segs(b)));
+                }
+            }
+            "dictionary_comprehension" => {
+                if let Some(v) = n
+                    .child_by_field_name("body")
+                    .and_then(|b| b.child_by_field_name("value"))
+                {
+                    out.push(("*".into(), self.segs(v)));
+                }
+            }
             "list" | "tuple" | "array" | "set" | "expression_list" => {
                 let mut cur = n.walk();
+                let mut splat = false;
                 for (i, ch) in n
                     .named_children(&mut cur)
                     .filter(|c| c.kind() != "comment")
                     .enumerate()
                 {
-                    out.push((i.to_string(), self.segs(ch)));
+                    // After `*xs` the positions are not known statically.
+                    splat |= matches!(ch.kind(), "list_splat" | "spread_element");
+                    let key = if splat {
+                        "*".to_string()
+                    } else {
+                        i.to_string()
+                    };
+                    out.push((key, self.segs(ch)));
                 }
             }
             _ => {}
@@ -2631,6 +2940,74 @@ fn first_identifier(n: Node) -> Option<Node> {
         }
     }
     None
+}
+
+/// Python blocks that may be skipped or left early (see [`FileFacts::cond_blocks`]). Only
+/// statements are walked: expressions hold no blocks.
+fn cond_blocks(n: Node, out: &mut Vec<(u32, u32)>) {
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        match ch.kind() {
+            "block" => {
+                // `with` bodies and `finally` always run; function and class bodies are
+                // scopes of their own.
+                if matches!(
+                    n.kind(),
+                    "if_statement"
+                        | "elif_clause"
+                        | "else_clause"
+                        | "for_statement"
+                        | "while_statement"
+                        | "try_statement"
+                        | "except_clause"
+                        | "except_group_clause"
+                        | "case_clause"
+                ) {
+                    out.push((
+                        ch.start_position().row as u32 + 1,
+                        ch.end_position().row as u32 + 1,
+                    ));
+                }
+                cond_blocks(ch, out);
+            }
+            "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "match_statement"
+            | "case_clause"
+            | "function_definition"
+            | "class_definition"
+            | "decorated_definition" => cond_blocks(ch, out),
+            _ => {}
+        }
+    }
+}
+
+/// The special method a Python binary operator calls on its left operand.
+fn binary_dunder(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "+" => "__add__",
+        "-" => "__sub__",
+        "*" => "__mul__",
+        "/" => "__truediv__",
+        "//" => "__floordiv__",
+        "%" => "__mod__",
+        "**" => "__pow__",
+        "@" => "__matmul__",
+        "&" => "__and__",
+        "|" => "__or__",
+        "^" => "__xor__",
+        "<<" => "__lshift__",
+        ">>" => "__rshift__",
+        _ => return None,
+    })
 }
 
 fn identifiers(n: Node) -> Vec<Node> {

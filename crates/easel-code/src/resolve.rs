@@ -91,6 +91,9 @@ enum BindKind {
 struct Binding {
     line: u32,
     kind: BindKind,
+    /// The innermost Python block holding the binding that may be skipped or left early
+    /// (lines): a read outside it also sees the bindings before it.
+    cond: Option<(u32, u32)>,
 }
 
 /// A value put into a container: the scope and line of the change, and the value.
@@ -954,6 +957,11 @@ impl<'a> Resolver<'a> {
         let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
         if call.maybe {
             vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
+            // Python looks special methods up on the type of an instance: `C[k]` on a class
+            // is not `C.__getitem__`.
+            if lang == Lang::Python && is_implicit_dunder(call) {
+                vals.retain(|v| matches!(v, Val::Bound(_)));
+            }
         }
         if vals.is_empty() {
             return None;
@@ -1383,12 +1391,16 @@ impl<'a> Resolver<'a> {
     }
 
     fn eval_bindings(&self, fi: FileId, bs: &[Binding], line: Option<u32>, depth: u32) -> Vec<Val> {
-        let chosen = match line {
-            Some(l) => bs.iter().rev().find(|b| b.line <= l).or(bs.last()),
-            None => bs.last(),
-        };
-        let Some(b) = chosen else { return Vec::new() };
-        self.eval_binding(fi, *b, depth)
+        let reaching = reaching_bindings(bs, line);
+        if let [b] = reaching {
+            return self.eval_binding(fi, *b, depth);
+        }
+        let mut out = Vec::new();
+        for b in reaching {
+            out.extend(self.eval_binding(fi, *b, depth));
+        }
+        dedup(&mut out);
+        out
     }
 
     fn eval_binding(&self, fi: FileId, b: Binding, depth: u32) -> Vec<Val> {
@@ -2216,6 +2228,7 @@ impl<'a> Resolver<'a> {
                     Binding {
                         line: 0,
                         kind: BindKind::Assign(a),
+                        cond: None,
                     },
                     depth + 1,
                 ));
@@ -2237,6 +2250,7 @@ impl<'a> Resolver<'a> {
                         Binding {
                             line: 0,
                             kind: BindKind::Assign(a),
+                            cond: None,
                         },
                         depth + 1,
                     ));
@@ -2840,7 +2854,6 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// The names a Python file writes in its callees and arguments.
 /// `1` for a `@property` (or `cached_property`) getter, `2` for a `@name.setter`, else `0`.
 fn prop_kind(d: &crate::extract::Def) -> u8 {
     if d.kind != DefKind::Func {
@@ -2860,6 +2873,37 @@ fn prop_kind(d: &crate::extract::Def) -> u8 {
     0
 }
 
+/// The bindings of a name (in source order) that may reach a read at `line` (`None`: after
+/// the scope's last statement): the last one before the read, and, while that one sits in a
+/// block the read is not in (a branch, a loop body, a `try`), the ones before it too, down
+/// to one that is not in such a block. So `if c: h = a` / `else: h = b` gives both, while a
+/// straight `x = a; x = b` gives `b` alone.
+fn reaching_bindings(bs: &[Binding], line: Option<u32>) -> &[Binding] {
+    let l = line.unwrap_or(u32::MAX);
+    let end = match line {
+        Some(l) => bs.iter().rposition(|b| b.line <= l).map(|i| i + 1),
+        None => None,
+    }
+    .unwrap_or(bs.len());
+    let mut start = end;
+    while start > 0 {
+        start -= 1;
+        match bs[start].cond {
+            Some((s, e)) if !(s <= l && l <= e) => continue,
+            _ => break,
+        }
+    }
+    &bs[start..end]
+}
+
+/// A special method called by an operator, a subscript, a builtin or a `with` statement
+/// (extraction gives these no text).
+fn is_implicit_dunder(call: &crate::extract::CallSite) -> bool {
+    call.text.is_empty()
+        && matches!(call.callee.last(), Some(Seg::Name(n)) if n.len() > 4 && n.starts_with("__") && n.ends_with("__"))
+}
+
+/// The names a Python file writes in its callees and arguments.
 fn py_used_names(f: &FileFacts) -> HashSet<&str> {
     let mut out = HashSet::new();
     // An attribute access names no class that it would instantiate.
@@ -2993,6 +3037,29 @@ fn outer_binding_scope(f: &FileFacts, scope: Option<DefId>, name: &str) -> Optio
     None
 }
 
+/// For each line (index = line number), the innermost of [`FileFacts::cond_blocks`] holding
+/// it (`u32::MAX` for none). Blocks nest, so painting outer blocks before the blocks inside
+/// them leaves the innermost on every line; the work is the lines times the nesting depth.
+fn innermost_cond_blocks(f: &FileFacts) -> Vec<u32> {
+    if f.cond_blocks.is_empty() {
+        return Vec::new();
+    }
+    let mut order: Vec<u32> = (0..f.cond_blocks.len() as u32).collect();
+    order.sort_by_key(|&i| {
+        let (s, e) = f.cond_blocks[i as usize];
+        (s, std::cmp::Reverse(e))
+    });
+    let last = f.cond_blocks.iter().map(|b| b.1).max().unwrap_or(0);
+    let mut out = vec![u32::MAX; last as usize + 1];
+    for i in order {
+        let (s, e) = f.cond_blocks[i as usize];
+        for slot in out.iter_mut().take(e as usize + 1).skip(s as usize) {
+            *slot = i;
+        }
+    }
+    out
+}
+
 fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
     let mut bindings: HashMap<(Option<DefId>, String), Vec<Binding>> = HashMap::new();
     let mut push = |scope: Option<DefId>, name: String, b: Binding| {
@@ -3010,6 +3077,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             Binding {
                 line: d.start_line,
                 kind: BindKind::Def(i as DefId),
+                cond: None,
             },
         );
     }
@@ -3043,6 +3111,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             Binding {
                 line: imp.line,
                 kind: BindKind::Import(i as u32),
+                cond: None,
             },
         );
     }
@@ -3071,6 +3140,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 Binding {
                     line: a.line,
                     kind: BindKind::Assign(i as u32),
+                    cond: None,
                 },
             );
         } else if a.target.len() == 2 && a.target[1] == "[*]" {
@@ -3159,7 +3229,15 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
             }
             _ => BindKind::Unknown,
         };
-        push(b.scope, b.name.clone(), Binding { line: b.line, kind });
+        push(
+            b.scope,
+            b.name.clone(),
+            Binding {
+                line: b.line,
+                kind,
+                cond: None,
+            },
+        );
     }
     if f.lang == Lang::Python {
         for c in &f.calls {
@@ -3167,8 +3245,13 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 continue;
             };
             let arg = match m.as_str() {
-                "append" | "add" | "appendleft" => c.args.first(),
-                "insert" => c.args.get(1),
+                "append" | "add" | "appendleft" => c.args.first().cloned().flatten(),
+                "insert" => c.args.get(1).cloned().flatten(),
+                // `xs.extend(ys)` adds each value of `ys`.
+                "extend" => c.args.first().cloned().flatten().map(|mut v| {
+                    v.push(Seg::Iter);
+                    v
+                }),
                 // `d.update({"k": f})`, `d.update(k=f)`: values at keys the reads do not see
                 // (a key read later that the literal lacks may be any of them).
                 "update" => {
@@ -3192,7 +3275,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
                 }
                 _ => None,
             };
-            if let Some(Some(v)) = arg {
+            if let Some(v) = arg {
                 // The list lives in the scope that binds the name.
                 let owner = binding_scope(f, &bindings, c.scope, n);
                 elem_adds
@@ -3215,8 +3298,15 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         BindKind::Import(_) => 2,
         BindKind::Def(_) => 3,
     };
+    let inner = innermost_cond_blocks(f);
     for v in bindings.values_mut() {
         v.sort_by(|a, b| a.line.cmp(&b.line).then(rank(&a.kind).cmp(&rank(&b.kind))));
+        for b in v.iter_mut() {
+            b.cond = inner
+                .get(b.line as usize)
+                .and_then(|&i| f.cond_blocks.get(i as usize))
+                .copied();
+        }
     }
     let globals = f
         .globals
