@@ -27,6 +27,9 @@
 
 (call_expression) @call
 (new_expression) @call
+; JSX: `<Button />` renders the component `Button` (lower-case host elements are skipped).
+(jsx_self_closing_element) @call
+(jsx_opening_element) @call
 
 (import_statement) @import
 

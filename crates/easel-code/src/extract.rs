@@ -1599,6 +1599,16 @@ impl<'s, 't> Extractor<'s, 't> {
                     )
                 }
             }
+            // A JSX element renders a component, a call of it; `<div>` and `<my-widget>` are
+            // the host's own elements, not code of the repository.
+            "jsx_self_closing_element" | "jsx_opening_element" => {
+                let Some(name) = field("name") else { return };
+                let t = self.text(name);
+                if !t.starts_with(|c: char| c.is_ascii_uppercase()) && !t.contains('.') {
+                    return;
+                }
+                (self.segs(name), t, false)
+            }
             "macro_invocation" => {
                 let Some(m) = field("macro") else { return };
                 let t = self.text(m);

@@ -99,7 +99,10 @@ impl Lang {
         match self {
             Lang::Python => include_str!("../queries/python.scm"),
             Lang::TypeScript => include_str!("../queries/typescript.scm"),
-            Lang::Tsx => include_str!("../queries/tsx.scm"),
+            Lang::Tsx => concat!(
+                include_str!("../queries/typescript.scm"),
+                include_str!("../queries/tsx.scm")
+            ),
             Lang::JavaScript => include_str!("../queries/javascript.scm"),
             Lang::Go => include_str!("../queries/go.scm"),
             Lang::Rust => include_str!("../queries/rust.scm"),
