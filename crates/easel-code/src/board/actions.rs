@@ -295,11 +295,22 @@ fn init(root: &Path, opts: &BoardOptions) -> Result<Outcome, BoardError> {
     Store::open(root, true)?;
     let built = crate::build(root, &cached())?;
     let path = crate::graph_path(root);
-    // The same inputs make the same graph: keep the file from the last run.
-    if !(built.unchanged && path.is_file()) {
-        crate::save_graph(root, &built.graph)?;
+    // The same inputs make the same graph: keep the file from the last run. Writing it and
+    // recording the architecture are independent: they run side by side.
+    let (saved, recorded) = std::thread::scope(|s| {
+        let saved = s.spawn(|| {
+            if !(built.unchanged && path.is_file()) {
+                crate::save_graph(root, &built.graph)?;
+            }
+            Ok::<_, CodeError>(())
+        });
+        (saved.join(), record_architecture(root, &built, opts))
+    });
+    match saved {
+        Ok(r) => r?,
+        Err(p) => std::panic::resume_unwind(p),
     }
-    record_architecture(root, &built, opts)
+    recorded
 }
 
 /// When nothing changed since the last init, or the architecture view would draw exactly what
