@@ -215,10 +215,9 @@ impl Cache {
             entries,
             stamps,
         };
-        let bytes = postcard::to_stdvec(&pack).map_err(|e| io(&dir, std::io::Error::other(e)))?;
         // The facts first: stamps that point at content keys the pack lacks would only cost a
         // parse, but the other way round costs nothing either.
-        replace_file(&dir, FILE, &bytes)?;
+        write_file(&dir, FILE, |w| postcard::to_io(&pack, w).map(|_| ()))?;
         replace_file(&dir, STAMPS_FILE, &stamp_bytes)
     }
 }
@@ -269,8 +268,7 @@ pub(crate) fn store_graph(
         graph,
         lines,
     };
-    let bytes = postcard::to_stdvec(&kept).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    replace_file(&dir, GRAPH_FILE, &bytes)
+    write_file(&dir, GRAPH_FILE, |w| postcard::to_io(&kept, w).map(|_| ()))
 }
 const STATE_FILE: &str = "resolve.bin";
 /// The shape of the resolution state, checked with [`FORMAT`]: a state of another shape is
@@ -302,11 +300,37 @@ pub(crate) fn store_state(root: &Path, state: &crate::incremental::State) -> Res
         source: e,
     };
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
-    let mut bytes = postcard::to_stdvec(&(FORMAT, STATE_FORMAT))
-        .map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    let body = postcard::to_stdvec(state).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    bytes.extend_from_slice(&body);
-    replace_file(&dir, STATE_FILE, &bytes)
+    write_file(&dir, STATE_FILE, |w| {
+        let w = postcard::to_io(&(FORMAT, STATE_FORMAT), w)?;
+        postcard::to_io(state, w).map(|_| ())
+    })
+}
+
+/// Replaces `dir/name` with what `encode` writes, streamed through a buffer into a temporary
+/// file and renamed, so a reader (or a crash) never sees half a cache. A failed encoding
+/// leaves the old file.
+fn write_file(
+    dir: &Path,
+    name: &str,
+    encode: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> postcard::Result<()>,
+) -> Result<(), CodeError> {
+    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
+    let file = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let written = encode(&mut w)
+        .map_err(std::io::Error::other)
+        .and_then(|()| std::io::Write::flush(&mut w));
+    drop(w);
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp, e));
+    }
+    let path = dir.join(name);
+    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))
 }
 
 /// Replaces `dir/name` with `bytes` through a temporary file and a rename, so a reader (or a
