@@ -27,7 +27,7 @@ done
 for _ in $(seq "$runs"); do
   for name in "${names[@]}"; do
     copy="$work/src/$corpus-ab-$name"
-    file=$(cd "$copy" && find . -name '*.py' -o -name '*.ts' -o -name '*.rs' | grep -v '/\.' | sort | head -1)
+    file=$(cd "$copy" && find . -name '*.py' -o -name '*.ts' -o -name '*.rs' | grep -v '/\.' | sort | sed -n 1p)
     echo "# touched by the benchmark $(date +%s%N)" >> "$copy/$file"
     t0=$(date +%s%N)
     "${bins[$name]}" code init "$copy" >/dev/null
