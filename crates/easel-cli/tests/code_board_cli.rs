@@ -247,3 +247,75 @@ fn a_re_init_with_nothing_changed_keeps_the_evidence_it_has() {
     let state: Value = serde_json::from_str(&board).unwrap();
     assert_eq!(state["evidence"].as_array().unwrap().len(), 1, "{state}");
 }
+
+#[test]
+fn a_re_init_redraws_the_architecture_only_when_what_it_draws_changed() {
+    let r = repo();
+    let d = r.path();
+    let first = json(d, &["code", "init"]);
+    assert_eq!(first["board"]["created"], "E1", "{first}");
+    let files = [
+        ".codecanvas/architecture.png",
+        ".codecanvas/architecture.svg",
+        ".codecanvas/architecture.canvas",
+        ".codecanvas/board.png",
+    ];
+    let snapshot = || {
+        files
+            .iter()
+            .map(|f| {
+                let p = d.join(f);
+                let modified = std::fs::metadata(&p).unwrap().modified().unwrap();
+                (std::fs::read(&p).unwrap(), modified)
+            })
+            .collect::<Vec<_>>()
+    };
+    let drawn = snapshot();
+    let evidence = || {
+        let board = std::fs::read_to_string(d.join(".codecanvas/state.json")).unwrap();
+        let state: Value = serde_json::from_str(&board).unwrap();
+        state["evidence"].as_array().unwrap().len()
+    };
+
+    // An edit inside a function body: same modules, classes, functions, imports and lines.
+    std::fs::write(
+        d.join("app/settings.py"),
+        "def merge_setting(a, b):\n    return b\n\ndef merge_hooks(a, b):\n    return merge_setting(b, a)\n",
+    )
+    .unwrap();
+    let body = json(d, &["code", "init"]);
+    assert_eq!(body["stats"]["parsed"], 1, "{body}");
+    assert!(body["board"]["created"].is_null(), "{body}");
+    let result = body["board"]["result"].as_str().unwrap();
+    assert!(
+        result.starts_with("Architecture unchanged since E1"),
+        "{result}"
+    );
+    assert_eq!(snapshot(), drawn, "the views were written again");
+    assert_eq!(evidence(), 1);
+
+    // A new import (in place of a blank line, so no line count changes): drawn again.
+    std::fs::write(
+        d.join("main.py"),
+        "from app.session import get\nfrom app.settings import merge_hooks\nget()\n",
+    )
+    .unwrap();
+    let import = json(d, &["code", "init"]);
+    assert_eq!(import["board"]["created"], "E2", "{import}");
+    assert_ne!(
+        std::fs::read(d.join(".codecanvas/architecture.svg")).unwrap(),
+        drawn[1].0
+    );
+    assert_eq!(evidence(), 2);
+
+    // A missing picture is drawn again even when nothing it shows changed.
+    std::fs::write(
+        d.join("app/settings.py"),
+        "def merge_setting(a, b):\n    return a\n\ndef merge_hooks(a, b):\n    return merge_setting(b, a)\n",
+    )
+    .unwrap();
+    std::fs::remove_file(d.join(".codecanvas/architecture.svg")).unwrap();
+    let missing = json(d, &["code", "init"]);
+    assert_eq!(missing["board"]["created"], "E3", "{missing}");
+    assert!(d.join(".codecanvas/architecture.svg").is_file());
+}

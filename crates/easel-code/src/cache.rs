@@ -33,12 +33,40 @@ pub(crate) fn load_stamps(root: &Path) -> Option<Stamps> {
     Some(map)
 }
 
+/// `facts.bin`: the format, each entry's key and encoded facts, and the stamps.
 #[derive(Serialize, Deserialize)]
-struct Pack {
-    format: String,
-    entries: Vec<([u8; 32], Vec<u8>)>,
+struct Pack<'a> {
+    format: &'a str,
+    #[serde(borrow)]
+    entries: Vec<([u8; 32], Raw<'a>)>,
     /// Path → (size and modification time, content key) of the last run.
     stamps: Vec<(String, Stamp, [u8; 32])>,
+}
+
+/// Encoded bytes, written and read as one block (postcard encodes them as a `Vec<u8>` would
+/// be: a length, then the bytes), and read without copying them.
+struct Raw<'a>(&'a [u8]);
+
+impl Serialize for Raw<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = Raw<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_borrowed_bytes<E: serde::de::Error>(self, v: &'de [u8]) -> Result<Raw<'a>, E> {
+                Ok(Raw(v))
+            }
+        }
+        d.deserialize_bytes(V(std::marker::PhantomData))
+    }
 }
 
 /// A file's size and modification time (nanoseconds).
@@ -68,7 +96,9 @@ impl Stamp {
 
 #[derive(Default)]
 pub(crate) struct Cache {
-    map: HashMap<[u8; 32], Vec<u8>>,
+    /// The whole of `facts.bin`; entries are ranges of it.
+    bytes: Vec<u8>,
+    map: HashMap<[u8; 32], std::ops::Range<usize>>,
     stamps: HashMap<String, (Stamp, [u8; 32])>,
 }
 
@@ -80,28 +110,38 @@ impl Cache {
             return Cache::default();
         };
         // An older format is expected after an upgrade: check it before decoding the rest.
-        if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+        if !matches!(postcard::take_from_bytes::<&str>(&bytes), Ok((f, _)) if f == FORMAT) {
             return Cache::default();
         }
-        match postcard::from_bytes::<Pack>(&bytes) {
+        let (map, stamps) = match postcard::from_bytes::<Pack>(&bytes) {
             Ok(p) if p.format == FORMAT => {
+                let base = bytes.as_ptr() as usize;
                 let mut map = HashMap::with_capacity(p.entries.len());
-                map.extend(p.entries);
+                map.extend(p.entries.into_iter().map(|(k, raw)| {
+                    let start = raw.0.as_ptr() as usize - base;
+                    (k, start..start + raw.0.len())
+                }));
                 let mut stamps = HashMap::with_capacity(p.stamps.len());
                 stamps.extend(p.stamps.into_iter().map(|(path, st, k)| (path, (st, k))));
-                Cache { map, stamps }
+                (map, stamps)
             }
-            Ok(_) => Cache::default(),
+            Ok(_) => return Cache::default(),
             Err(e) => {
                 tracing::warn!("ignoring the damaged cache {}: {e}", path.display());
-                Cache::default()
+                return Cache::default();
             }
-        }
+        };
+        Cache { bytes, map, stamps }
+    }
+
+    /// The encoded facts stored under `key`.
+    fn raw(&self, key: &[u8; 32]) -> Option<&[u8]> {
+        self.bytes.get(self.map.get(key)?.clone())
     }
 
     /// The facts stored under `key`; a damaged entry is a miss.
     pub(crate) fn get(&self, key: &[u8; 32]) -> Option<FileFacts> {
-        postcard::from_bytes(self.map.get(key)?).ok()
+        postcard::from_bytes(self.raw(key)?).ok()
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -142,13 +182,23 @@ impl Cache {
             source: e,
         };
         std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+        // New entries are encoded; the others are copied as they are.
+        let fresh: Vec<Option<Vec<u8>>> = keys
+            .iter()
+            .zip(facts)
+            .map(|(k, f)| match old.raw(k) {
+                Some(_) => Ok(None),
+                None => postcard::to_stdvec(f).map(Some),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|e| io(&dir, std::io::Error::other(e)))?;
         let mut entries = Vec::with_capacity(keys.len());
-        for (k, f) in keys.iter().zip(facts) {
-            let bytes = match old.map.get(k) {
-                Some(b) => b.clone(),
-                None => postcard::to_stdvec(f).map_err(|e| io(&dir, std::io::Error::other(e)))?,
+        for (k, new) in keys.iter().zip(&fresh) {
+            let bytes = match new {
+                Some(b) => b.as_slice(),
+                None => old.raw(k).unwrap_or_default(),
             };
-            entries.push((*k, bytes));
+            entries.push((*k, Raw(bytes)));
         }
         let stamps: Vec<(String, Stamp, [u8; 32])> = facts
             .iter()
@@ -160,14 +210,15 @@ impl Cache {
             postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
         stamp_bytes
             .extend(postcard::to_stdvec(&stamps).map_err(|e| io(&dir, std::io::Error::other(e)))?);
-        replace_file(&dir, STAMPS_FILE, &stamp_bytes)?;
         let pack = Pack {
-            format: FORMAT.to_string(),
+            format: FORMAT,
             entries,
             stamps,
         };
-        let bytes = postcard::to_stdvec(&pack).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-        replace_file(&dir, FILE, &bytes)
+        // The facts first: stamps that point at content keys the pack lacks would only cost a
+        // parse, but the other way round costs nothing either.
+        write_file(&dir, FILE, |w| postcard::to_io(&pack, w).map(|_| ()))?;
+        replace_file(&dir, STAMPS_FILE, &stamp_bytes)
     }
 }
 
@@ -217,17 +268,19 @@ pub(crate) fn store_graph(
         graph,
         lines,
     };
-    let bytes = postcard::to_stdvec(&kept).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    replace_file(&dir, GRAPH_FILE, &bytes)
+    write_file(&dir, GRAPH_FILE, |w| postcard::to_io(&kept, w).map(|_| ()))
 }
 const STATE_FILE: &str = "resolve.bin";
+/// The shape of the resolution state, checked with [`FORMAT`]: a state of another shape is
+/// not read (everything is resolved again, and the facts cache is kept).
+const STATE_FORMAT: &str = "state-2";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
 /// damaged state is none (the build then resolves everything).
 pub(crate) fn load_state(root: &Path) -> Option<crate::incremental::State> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(STATE_FILE)).ok()?;
-    let (format, rest) = postcard::take_from_bytes::<String>(&bytes).ok()?;
-    if format != FORMAT {
+    let (format, rest) = postcard::take_from_bytes::<(&str, &str)>(&bytes).ok()?;
+    if format != (FORMAT, STATE_FORMAT) {
         return None;
     }
     match postcard::from_bytes(rest) {
@@ -247,10 +300,37 @@ pub(crate) fn store_state(root: &Path, state: &crate::incremental::State) -> Res
         source: e,
     };
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
-    let mut bytes = postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    let body = postcard::to_stdvec(state).map_err(|e| io(&dir, std::io::Error::other(e)))?;
-    bytes.extend_from_slice(&body);
-    replace_file(&dir, STATE_FILE, &bytes)
+    write_file(&dir, STATE_FILE, |w| {
+        let w = postcard::to_io(&(FORMAT, STATE_FORMAT), w)?;
+        postcard::to_io(state, w).map(|_| ())
+    })
+}
+
+/// Replaces `dir/name` with what `encode` writes, streamed through a buffer into a temporary
+/// file and renamed, so a reader (or a crash) never sees half a cache. A failed encoding
+/// leaves the old file.
+fn write_file(
+    dir: &Path,
+    name: &str,
+    encode: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> postcard::Result<()>,
+) -> Result<(), CodeError> {
+    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
+    let file = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let written = encode(&mut w)
+        .map_err(std::io::Error::other)
+        .and_then(|()| std::io::Write::flush(&mut w));
+    drop(w);
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp, e));
+    }
+    let path = dir.join(name);
+    std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))
 }
 
 /// Replaces `dir/name` with `bytes` through a temporary file and a rename, so a reader (or a

@@ -24,9 +24,13 @@ use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// What the last build resolved, per file, with what each result read.
+/// What the last build resolved, per file, with what each result read. The graph itself is
+/// kept apart (`graph.bin`, under the digest `graph`): each file's pieces of it are found by
+/// their counts, so the graph is written once, not twice.
 #[derive(Serialize, Deserialize, Default)]
 pub(crate) struct State {
+    /// The inputs digest of the kept graph this state goes with.
+    pub(crate) graph: [u8; 32],
     paths: Vec<String>,
     keys: Vec<[u8; 32]>,
     /// Python package folders: they name every module, so a change of them redoes everything.
@@ -44,11 +48,72 @@ struct FileState {
     pass1: Vec<Pass1>,
     pass1_deps: Vec<u64>,
     pass2_deps: Vec<u64>,
+    /// How many nodes, `CONTAINS` edges, other edges, unresolved and builtin calls the file
+    /// has in the graph: where its pieces are in the kept graph.
+    counts: [u32; 5],
+}
+
+/// One file's pieces of the graph.
+#[derive(Default)]
+struct Pieces {
     nodes: Vec<Node>,
     contains: Vec<Edge>,
     edges: Vec<Edge>,
     unresolved: Vec<Unresolved>,
     builtin_calls: Vec<Unresolved>,
+}
+
+impl Pieces {
+    fn counts(&self) -> [u32; 5] {
+        [
+            self.nodes.len(),
+            self.contains.len(),
+            self.edges.len(),
+            self.unresolved.len(),
+            self.builtin_calls.len(),
+        ]
+        .map(|n| n as u32)
+    }
+}
+
+/// The kept graph cut back into the pieces of each old file, by the counts in the state; none
+/// when they do not add up (the state and the graph are not of the same build).
+fn cut(state: &State, graph: Graph) -> Option<Vec<Pieces>> {
+    let mut totals = [0usize; 5];
+    for f in &state.files {
+        for (t, c) in totals.iter_mut().zip(f.counts) {
+            *t += c as usize;
+        }
+    }
+    let expected = [
+        graph.nodes.len(),
+        totals[1],
+        graph.edges.len().checked_sub(totals[1])?,
+        graph.unresolved.len(),
+        graph.builtin_calls.len(),
+    ];
+    if totals != expected {
+        return None;
+    }
+    let mut nodes = graph.nodes.into_iter();
+    let mut edges = graph.edges.into_iter();
+    let mut unresolved = graph.unresolved.into_iter();
+    let mut builtin_calls = graph.builtin_calls.into_iter();
+    let mut out: Vec<Pieces> = state
+        .files
+        .iter()
+        .map(|f| Pieces {
+            nodes: nodes.by_ref().take(f.counts[0] as usize).collect(),
+            contains: edges.by_ref().take(f.counts[1] as usize).collect(),
+            ..Pieces::default()
+        })
+        .collect();
+    for (p, f) in out.iter_mut().zip(&state.files) {
+        p.edges = edges.by_ref().take(f.counts[2] as usize).collect();
+        p.unresolved = unresolved.by_ref().take(f.counts[3] as usize).collect();
+        p.builtin_calls = builtin_calls.by_ref().take(f.counts[4] as usize).collect();
+    }
+    Some(out)
 }
 
 /// How much was reused, for logs and tests.
@@ -94,14 +159,24 @@ impl Plan<'_> {
     }
 }
 
-/// Resolves `facts` (with content `keys`), reusing `old` where its results still hold, and
-/// returns the graph and the state for the next build.
+/// Resolves `facts` (with content `keys`), reusing `old` (the last state and the graph kept
+/// with it) where its results still hold, and returns the graph and the state for the next
+/// build, whose graph digest is `digest`.
 pub(crate) fn resolve(
     facts: &[FileFacts],
     keys: &[[u8; 32]],
-    old: Option<&State>,
+    digest: [u8; 32],
+    old: Option<(State, Graph)>,
 ) -> (Graph, State, Reuse) {
     let t = std::time::Instant::now();
+    let (old, mut pieces) = match old.and_then(|(s, g)| {
+        let p = cut(&s, g)?;
+        Some((s, p))
+    }) {
+        Some((s, p)) => (Some(s), p),
+        None => (None, Vec::new()),
+    };
+    let old = old.as_ref();
     let mut r = Resolver::index(facts);
     let n = facts.len();
     let mut init: Vec<String> = crate::resolve::init_dirs(facts)
@@ -266,68 +341,68 @@ pub(crate) fn resolve(
     tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
 
     // Second pass.
-    let second: Vec<(crate::resolve::FileEdges, Vec<u64>, bool)> = (0..n)
+    let second: Vec<(Option<crate::resolve::FileEdges>, Vec<u64>, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
                 && !pass1_redone[fi]
                 && let Some(st) = p.reusable(fi, |s| &s.pass2_deps)
             {
-                return (
-                    (
-                        st.edges.clone(),
-                        st.unresolved.clone(),
-                        st.builtin_calls.clone(),
-                    ),
-                    st.pass2_deps.clone(),
-                    false,
-                );
+                // Kept: the pieces of the old graph are moved over below.
+                return (None, st.pass2_deps.clone(), false);
             }
             let (e, deps) = r.file_pass2(fi as FileId, &first[fi]);
-            (e, r.stable(&deps), true)
+            (Some(e), r.stable(&deps), true)
         })
         .collect();
     reuse.pass2_redone = second.iter().filter(|s| s.2).count();
     tracing::debug!(ms = t.elapsed().as_millis(), ?reuse, "second pass");
 
-    // The graph, in the order of a full build, and the state for next time.
+    // The graph, in the order of a full build, and the state for next time. Kept pieces are
+    // moved out of the old graph, not copied.
     let mut graph = Graph::default();
     let mut files = Vec::with_capacity(n);
-    let mut per_file_edges = Vec::with_capacity(n);
-    for (fi, ((edges, unresolved, builtin_calls), pass2_deps, _)) in second.into_iter().enumerate()
-    {
-        let kept = plan
-            .as_ref()
-            .and_then(|p| p.same[fi].map(|o| &p.old.files[o]));
-        let (nodes, contains) = match kept {
-            Some(st) => (st.nodes.clone(), st.contains.clone()),
-            None => r.file_nodes(fi as FileId),
-        };
-        graph.nodes.extend(nodes.iter().cloned());
-        graph.edges.extend(contains.iter().cloned());
-        per_file_edges.push((edges.clone(), unresolved.clone(), builtin_calls.clone()));
+    let mut per_file = Vec::with_capacity(n);
+    let mut bases_deps = bases_deps.into_iter();
+    let mut imports_deps = imports_deps.into_iter();
+    let mut import_lists = import_lists.into_iter();
+    let mut pass1_deps = pass1_deps.into_iter();
+    let mut first = first.into_iter();
+    let mut file_bases = file_bases.into_iter();
+    for (fi, ((edges, pass2_deps, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
+        let old_fi = plan.as_ref().and_then(|p| p.same[fi]);
+        let mut kept = old_fi
+            .and_then(|o| pieces.get_mut(o))
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if old_fi.is_none() {
+            (kept.nodes, kept.contains) = r.file_nodes(fi as FileId);
+        }
+        if let Some((e, u, b)) = edges {
+            (kept.edges, kept.unresolved, kept.builtin_calls) = (e, u, b);
+        }
         files.push(FileState {
-            contrib: contrib[fi].clone(),
-            bases: file_bases[fi].0.clone(),
-            bases_deps: bases_deps[fi].clone(),
-            imports: import_lists[fi].clone(),
-            imports_deps: imports_deps[fi].clone(),
-            pass1: first[fi].clone(),
-            pass1_deps: pass1_deps[fi].clone(),
+            contrib,
+            bases: file_bases.next().map(|b| b.0).unwrap_or_default(),
+            bases_deps: bases_deps.next().unwrap_or_default(),
+            imports: import_lists.next().unwrap_or_default(),
+            imports_deps: imports_deps.next().unwrap_or_default(),
+            pass1: first.next().unwrap_or_default(),
+            pass1_deps: pass1_deps.next().unwrap_or_default(),
             pass2_deps,
-            nodes,
-            contains,
-            edges,
-            unresolved,
-            builtin_calls,
+            counts: kept.counts(),
         });
+        graph.nodes.append(&mut kept.nodes);
+        graph.edges.append(&mut kept.contains);
+        per_file.push(kept);
     }
-    for (e, u, b) in per_file_edges {
-        graph.edges.extend(e);
-        graph.unresolved.extend(u);
-        graph.builtin_calls.extend(b);
+    for mut p in per_file {
+        graph.edges.append(&mut p.edges);
+        graph.unresolved.append(&mut p.unresolved);
+        graph.builtin_calls.append(&mut p.builtin_calls);
     }
     let state = State {
+        graph: digest,
         paths: facts.iter().map(|f| f.path.clone()).collect(),
         keys: keys.to_vec(),
         init_dirs: init,

@@ -289,13 +289,32 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let graph = match kept {
         Some(g) => g,
         None if opts.use_cache => {
-            // Only what the changes can reach is resolved again.
-            let old = cache::load_state(root);
+            // Only what the changes can reach is resolved again. The state is of use only
+            // with the graph it was kept with (a crash between writing the two leaves them
+            // apart, and then everything is resolved again).
+            let old = cache::load_state(root).and_then(|s| {
+                let (g, _) = cache::load_graph(root, &s.graph)?;
+                Some((s, g))
+            });
             tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
-            let (g, state, reuse) = incremental::resolve(&facts, &keys, old.as_ref());
+            let (g, state, reuse) = incremental::resolve(&facts, &keys, digest, old);
             stats.resolved = reuse.pass2_redone;
-            cache::store_graph(root, &digest, &g, stats.lines)?;
-            cache::store_state(root, &state)?;
+            // The three files are independent: written side by side.
+            let ((kept, stored), facts_stored) = rayon::join(
+                || {
+                    rayon::join(
+                        || cache::store_graph(root, &digest, &g, stats.lines),
+                        || cache::store_state(root, &state),
+                    )
+                },
+                || match unchanged {
+                    true => Ok(()),
+                    false => cache::Cache::store(root, &cache, &keys, &stamps, &facts),
+                },
+            );
+            kept?;
+            stored?;
+            facts_stored?;
             g
         }
         None => {
@@ -303,10 +322,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             resolve::Resolver::new(&facts).into_graph()
         }
     };
-    tracing::debug!(ms = start.elapsed().as_millis(), "resolved");
-    if opts.use_cache && !unchanged {
-        cache::Cache::store(root, &cache, &keys, &stamps, &facts)?;
-    }
+    tracing::debug!(ms = start.elapsed().as_millis(), "resolved and stored");
     stats.millis = start.elapsed().as_millis();
     tracing::debug!(?stats, "built the code graph");
     Ok(Built {
@@ -354,15 +370,17 @@ pub fn save_graph(root: &Path, graph: &Graph) -> Result<PathBuf, CodeError> {
         path: dir.clone(),
         source: e,
     })?;
-    let json = serde_json::to_vec(graph).map_err(|e| CodeError::Io {
-        path: path.clone(),
-        source: std::io::Error::other(e),
-    })?;
     let tmp = dir.join(format!("graph.json.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, json).map_err(|e| CodeError::Io {
+    let io = |e: std::io::Error| CodeError::Io {
         path: tmp.clone(),
         source: e,
-    })?;
+    };
+    // Straight into the file through a buffer: the JSON of a large repository is megabytes.
+    let file = std::fs::File::create(&tmp).map_err(io)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    serde_json::to_writer(&mut out, graph).map_err(|e| io(std::io::Error::other(e)))?;
+    std::io::Write::flush(&mut out).map_err(io)?;
+    drop(out);
     std::fs::rename(&tmp, &path).map_err(|e| CodeError::Io {
         path: path.clone(),
         source: e,

@@ -246,3 +246,55 @@ fn added_and_deleted_files_change_what_others_call() {
         build(root, &BuildOptions::default()).unwrap().graph
     );
 }
+
+/// The resolution state is of use only with the kept graph of the same build: a state and a
+/// graph from different builds (a crash between writing the two), or a damaged state, make
+/// the next build resolve everything again, and still give the graph of a full build.
+#[test]
+fn a_state_without_its_graph_or_a_damaged_one_is_not_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let cache = root.join(".codecanvas/cache");
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    apply(root, "lib.py", Some("def helper():\n    pass\n"));
+    apply(
+        root,
+        "main.py",
+        Some("from lib import helper\n\ndef run():\n    helper()\n"),
+    );
+    apply(root, "other.py", Some("def untouched():\n    pass\n"));
+    build(root, &cached).unwrap();
+    let old_graph = fs::read(cache.join("graph.bin")).unwrap();
+    apply(
+        root,
+        "lib.py",
+        Some("def helper():\n    pass\n\ndef other():\n    pass\n"),
+    );
+    build(root, &cached).unwrap();
+    // The new state beside the old graph.
+    fs::write(cache.join("graph.bin"), &old_graph).unwrap();
+    apply(root, "other.py", Some("def untouched():\n    return 1\n"));
+    let apart = build(root, &cached).unwrap();
+    assert_eq!(apart.stats.resolved, 3, "{:?}", apart.stats);
+    assert_eq!(
+        apart.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    // A state cut short.
+    let state = fs::read(cache.join("resolve.bin")).unwrap();
+    fs::write(cache.join("resolve.bin"), &state[..state.len() / 2]).unwrap();
+    apply(root, "other.py", Some("def untouched():\n    return 2\n"));
+    let damaged = build(root, &cached).unwrap();
+    assert_eq!(damaged.stats.resolved, 3, "{:?}", damaged.stats);
+    assert_eq!(
+        damaged.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    // And the build after it is incremental again.
+    apply(root, "other.py", Some("def untouched():\n    return 3\n"));
+    let again = build(root, &cached).unwrap();
+    assert_eq!(again.stats.resolved, 1, "{:?}", again.stats);
+}

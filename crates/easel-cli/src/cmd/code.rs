@@ -149,11 +149,23 @@ struct EdgeCounts {
 fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
     let built = build(dir)?;
     let path = easel_code::graph_path(dir);
-    // The same inputs make the same graph: keep the file from the last run.
-    if !(built.unchanged && path.is_file()) {
-        easel_code::save_graph(dir, &built.graph)?;
+    // The same inputs make the same graph: keep the file from the last run. Writing it (megabytes
+    // of JSON) and recording the architecture are independent: they run side by side.
+    let (saved, recorded) = std::thread::scope(|s| {
+        let saved = s.spawn(|| {
+            if !(built.unchanged && path.is_file()) {
+                easel_code::save_graph(dir, &built.graph)?;
+            }
+            Ok::<_, easel_code::CodeError>(())
+        });
+        let recorded = board::record_architecture(dir, &built, &super::code_board::options());
+        (saved.join(), recorded)
+    });
+    match saved {
+        Ok(r) => r?,
+        Err(p) => std::panic::resume_unwind(p),
     }
-    let recorded = board::record_architecture(dir, &built, &super::code_board::options())?;
+    let recorded = recorded?;
     let g = &built.graph;
     let mut nodes = Counts::default();
     for n in &g.nodes {

@@ -295,19 +295,34 @@ fn init(root: &Path, opts: &BoardOptions) -> Result<Outcome, BoardError> {
     Store::open(root, true)?;
     let built = crate::build(root, &cached())?;
     let path = crate::graph_path(root);
-    // The same inputs make the same graph: keep the file from the last run.
-    if !(built.unchanged && path.is_file()) {
-        crate::save_graph(root, &built.graph)?;
+    // The same inputs make the same graph: keep the file from the last run. Writing it and
+    // recording the architecture are independent: they run side by side.
+    let (saved, recorded) = std::thread::scope(|s| {
+        let saved = s.spawn(|| {
+            if !(built.unchanged && path.is_file()) {
+                crate::save_graph(root, &built.graph)?;
+            }
+            Ok::<_, CodeError>(())
+        });
+        (saved.join(), record_architecture(root, &built, opts))
+    });
+    match saved {
+        Ok(r) => r?,
+        Err(p) => std::panic::resume_unwind(p),
     }
-    record_architecture(root, &built, opts)
+    recorded
 }
 
-/// When nothing changed since the last init, its architecture evidence and pictures still hold:
-/// drawing them again cost most of a second per re-run and added a duplicate evidence item.
-/// Answers with the pictures already on disk, or `None` when there is something to record.
-fn unchanged_architecture(
+/// When nothing changed since the last init, or the architecture view would draw exactly what
+/// the last architecture evidence shows (`view`, its digest: an edit inside a function body
+/// usually changes no module, class, import or line count that the view draws), that evidence
+/// and its pictures still hold: drawing them again cost most of a second, and recording them
+/// again added a duplicate. Answers with the pictures already on disk, or `None` when there is
+/// something to record or a picture to draw again.
+fn kept_architecture(
     root: &Path,
     built: &Built,
+    view: Option<&str>,
     opts: &BoardOptions,
 ) -> Result<Option<Outcome>, BoardError> {
     let Some(state) = super::load(root)? else {
@@ -321,6 +336,9 @@ fn unchanged_architecture(
     else {
         return Ok(None);
     };
+    if view.is_some() && e.view.as_deref() != view {
+        return Ok(None);
+    }
     let mut images = Vec::new();
     if opts.images {
         for (name, path) in [
@@ -331,6 +349,16 @@ fn unchanged_architecture(
             let Ok(png) = std::fs::read(root.join(&path)) else {
                 return Ok(None);
             };
+            // The view's other files too, when the picture is to be kept rather than drawn.
+            if view.is_some() {
+                let stem = path.strip_suffix(".png").unwrap_or(&path);
+                let missing = ["svg", "canvas"]
+                    .iter()
+                    .any(|ext| !root.join(format!("{stem}.{ext}")).is_file());
+                if missing {
+                    return Ok(None);
+                }
+            }
             images.push(Image {
                 name: name.to_string(),
                 path,
@@ -338,10 +366,22 @@ fn unchanged_architecture(
             });
         }
     }
-    let result = format!(
-        "Unchanged since {} (architecture): {} files ({} lines), all from cache; nothing was parsed or drawn again.",
-        e.id, built.stats.files, built.stats.lines
-    );
+    let result = if view.is_some() {
+        format!(
+            "Architecture unchanged since {}: {} files ({} lines; {} parsed, {} from cache) in {} ms; the modules, folders and imports the view draws are as they were, so nothing was recorded or drawn again.",
+            e.id,
+            built.stats.files,
+            built.stats.lines,
+            built.stats.parsed,
+            built.stats.cached,
+            built.stats.millis
+        )
+    } else {
+        format!(
+            "Unchanged since {} (architecture): {} files ({} lines), all from cache; nothing was parsed or drawn again.",
+            e.id, built.stats.files, built.stats.lines
+        )
+    };
     Ok(Some(Outcome {
         action: "init",
         created: None,
@@ -365,11 +405,20 @@ pub fn record_architecture(
 ) -> Result<Outcome, BoardError> {
     let store = Store::open(root, true)?;
     if built.unchanged
-        && let Some(outcome) = unchanged_architecture(root, built, opts)?
+        && let Some(outcome) = kept_architecture(root, built, None, opts)?
     {
         return Ok(outcome);
     }
     let g = &built.graph;
+    // Laying the view out is cheap; rasterizing it is not, and is skipped when the last
+    // architecture evidence shows this very picture.
+    let sketch = render::architecture_sketch(g);
+    let view = sketch.as_ref().ok().map(|s| s.digest());
+    if let Some(v) = view.as_deref()
+        && let Some(outcome) = kept_architecture(root, built, Some(v), opts)?
+    {
+        return Ok(outcome);
+    }
     let mut m: BTreeMap<String, u64> = BTreeMap::new();
     let mut put = |k: &str, v: usize| {
         m.insert(k.to_string(), v as u64);
@@ -391,7 +440,11 @@ pub fn record_architecture(
     let mut images = Vec::new();
     let mut notes = String::new();
     if opts.images {
-        drawn(render::architecture(root, g), &mut images, &mut notes);
+        drawn(
+            sketch.and_then(|s| render::draw(root, s)),
+            &mut images,
+            &mut notes,
+        );
     }
     let image = images.first().map(|i| i.path.clone());
     let suggested = hub.as_ref().map(|(name, _)| name.clone());
@@ -404,6 +457,7 @@ pub fn record_architecture(
             symbol: None,
             metrics,
             image,
+            view,
             created: jiff::Timestamp::now(),
         });
         s.suggested = suggested;
@@ -538,6 +592,7 @@ fn impact_on(
             symbol: Some(symbol.clone()),
             metrics: m,
             image,
+            view: None,
             created: jiff::Timestamp::now(),
         });
         s.focus = Some(Focus {

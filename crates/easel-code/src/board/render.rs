@@ -7,8 +7,14 @@ use crate::views::{self, BoardCard, BoardView, EvidenceCard, View};
 use crate::{Graph, Impact};
 use std::path::Path;
 
-pub(crate) fn architecture(root: &Path, graph: &Graph) -> Result<Image, BoardError> {
-    save(root, views::architecture_view(graph)?)
+/// The architecture view laid out, not yet rasterized (see [`views::Sketch`]).
+pub(crate) fn architecture_sketch(graph: &Graph) -> Result<views::Sketch, BoardError> {
+    Ok(views::architecture_sketch(graph)?)
+}
+
+/// Rasterizes a sketch and writes its files.
+pub(crate) fn draw(root: &Path, sketch: views::Sketch) -> Result<Image, BoardError> {
+    save(root, sketch.render()?)
 }
 
 pub(crate) fn impact(root: &Path, graph: &Graph, impact: &Impact) -> Result<Image, BoardError> {

@@ -37,6 +37,10 @@ pub struct Evidence {
     /// The rendered view, relative to the repository root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
+    /// A digest of everything the view of this evidence draws (architecture evidence): when a
+    /// new build would draw the same, the evidence and its pictures still hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<String>,
     pub created: jiff::Timestamp,
 }
 

@@ -9,7 +9,7 @@
 use super::canvas_file::CanvasFile;
 use super::drawing::{Drawing, Rect, line};
 use super::style::{self, INK, MUTED, PAD};
-use super::{View, count, finish};
+use super::{Sketch, View, count, sketch};
 use crate::error::CodeError;
 use crate::model::{EdgeKind, Graph, Node, NodeKind};
 use easel_render::{LayoutOptions, Size, TextStyle, layered};
@@ -439,8 +439,13 @@ fn draw_district(d: &mut Drawing, dist: &District, rect: Rect, mods: &[Module]) 
 /// Draws the architecture of `graph`: at most [`MAX_MODULES`] modules, the most connected,
 /// in their folders; the rest counted.
 pub fn architecture_view(graph: &Graph) -> Result<View, CodeError> {
+    architecture_sketch(graph)?.render()
+}
+
+/// The architecture view laid out but not rasterized: what [`architecture_view`] would draw.
+pub(crate) fn architecture_sketch(graph: &Graph) -> Result<Sketch, CodeError> {
     let (drawing, canvas, summary) = architecture_drawing(graph)?;
-    finish("architecture".to_owned(), &drawing, canvas, summary)
+    Ok(sketch("architecture".to_owned(), &drawing, canvas, summary))
 }
 
 pub(crate) fn architecture_drawing(graph: &Graph) -> Result<(Drawing, String, String), CodeError> {

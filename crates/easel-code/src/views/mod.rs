@@ -15,6 +15,7 @@ mod impact;
 mod props;
 mod style;
 
+pub(crate) use architecture::architecture_sketch;
 pub use architecture::architecture_view;
 pub use board::{BoardCard, BoardView, EvidenceCard, board_view};
 pub use impact::impact_view;
@@ -138,13 +139,56 @@ pub fn png_scale(width: f32, height: f32) -> f32 {
         .min(MAX_SIDE as f32 / longest)
 }
 
-/// SVG and PNG of a finished drawing, and the view around them.
-fn finish(
+/// A view laid out and written as SVG and `.canvas`, not yet rasterized. Rasterizing is most
+/// of the cost of a view; the sketch is enough to tell whether the picture already on disk is
+/// this one ([`Sketch::digest`]), so that an unchanged view need not be drawn again.
+pub(crate) struct Sketch {
     name: String,
-    drawing: &Drawing,
+    scene: easel_render::Scene,
+    svg: String,
     canvas: String,
     summary: String,
-) -> Result<View, CodeError> {
+}
+
+impl Sketch {
+    /// A hex SHA-256 of everything the view's files are made from: the SVG (every shape and
+    /// text of the PNG, which has no embedded images here), the `.canvas` text, and the
+    /// version of this crate (which rasterizes them).
+    pub(crate) fn digest(&self) -> String {
+        let mut h = Sha256::new();
+        for part in [
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            self.name.as_bytes(),
+            self.svg.as_bytes(),
+            self.canvas.as_bytes(),
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Rasterizes the sketch: the finished view.
+    pub(crate) fn render(self) -> Result<View, CodeError> {
+        let png = self
+            .scene
+            .to_png(png_scale(self.scene.width, self.scene.height))
+            .map_err(|source| CodeError::Render {
+                view: self.name.clone(),
+                source,
+            })?;
+        Ok(View {
+            name: self.name,
+            svg: self.svg,
+            png,
+            canvas: self.canvas,
+            summary: self.summary,
+        })
+    }
+}
+
+/// The sketch of a finished drawing.
+fn sketch(name: String, drawing: &Drawing, canvas: String, summary: String) -> Sketch {
     // The property tests keep these away; a debug build says so if one slips through.
     if cfg!(debug_assertions) {
         for problem in drawing.problems() {
@@ -153,19 +197,23 @@ fn finish(
     }
     let scene = drawing.to_scene();
     let svg = scene.to_svg();
-    let png = scene
-        .to_png(png_scale(scene.width, scene.height))
-        .map_err(|source| CodeError::Render {
-            view: name.clone(),
-            source,
-        })?;
-    Ok(View {
+    Sketch {
         name,
+        scene,
         svg,
-        png,
         canvas,
         summary,
-    })
+    }
+}
+
+/// SVG and PNG of a finished drawing, and the view around them.
+fn finish(
+    name: String,
+    drawing: &Drawing,
+    canvas: String,
+    summary: String,
+) -> Result<View, CodeError> {
+    sketch(name, drawing, canvas, summary).render()
 }
 
 /// `n` and the noun, in the singular when `n` is 1.
