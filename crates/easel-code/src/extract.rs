@@ -955,6 +955,10 @@ impl<'s, 't> Extractor<'s, 't> {
             "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
                 self.segs_into(n.named_child(0)?, out, depth + 1)?;
             }
+            // `(x := v)` is `v`.
+            "named_expression" if self.lang == Lang::Python => {
+                self.segs_into(field("value")?, out, depth + 1)?;
+            }
             "pointer_expression" | "unary_expression" | "reference_expression" => {
                 let inner = field("argument")
                     .or_else(|| field("operand"))
@@ -1144,10 +1148,18 @@ impl<'s, 't> Extractor<'s, 't> {
         let [a, _cond, b] = branches.as_slice() else {
             return None;
         };
+        Some(self.pair(key, n, *a, *b))
+    }
+
+    /// `a` or `b`, as a literal pair recorded under `key` (see [`Self::either`]).
+    fn pair(&self, key: usize, n: Node, a: Node, b: Node) -> u32 {
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
         let elements: Vec<(String, Option<Vec<Seg>>)> = [a, b]
             .iter()
             .enumerate()
-            .filter_map(|(i, x)| Some((i.to_string(), Some(self.segs(**x)?))))
+            .filter_map(|(i, x)| Some((i.to_string(), Some(self.segs(*x)?))))
             .collect();
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
@@ -1159,7 +1171,7 @@ impl<'s, 't> Extractor<'s, 't> {
         let i = l.0.len() as u32;
         l.0.push(lit);
         l.1.insert(key, i);
-        Some(i)
+        i
     }
 
     /// Builtins whose result is a view of their argument: `getattr(x, "name")` is `x.name`,
@@ -2151,6 +2163,26 @@ impl<'s, 't> Extractor<'s, 't> {
         let scope = self.scope_of(node.start_byte() as u32);
         let line = node.start_position().row as u32 + 1;
         let Some(left) = left else { return };
+        // `x := a if c else b` parses as `(x := a) if c else b` (the walrus has no precedence
+        // in the grammar), but Python binds `x` to the whole conditional: either branch.
+        if node.kind() == "named_expression"
+            && let Some(p) = node.parent()
+            && p.kind() == "conditional_expression"
+            && p.named_child(0).is_some_and(|c| c.id() == node.id())
+            && let (Some(a), Some(b)) = (right, p.named_child(2))
+        {
+            // Under a key neither literal nodes (small) nor `either` pairs (near the top) use.
+            let pair = self.pair(usize::MAX / 2 - node.start_byte(), node, a, b);
+            self.facts.assigns.push(AssignFact {
+                scope,
+                target: vec![self.text(left)],
+                value: Some(vec![Seg::Lit(pair), Seg::Iter]),
+                type_name: None,
+                elements: Vec::new(),
+                line,
+            });
+            return;
+        }
         // `a = b = f`: both names get the innermost value.
         let mut right = right;
         while let Some(r) = right

@@ -27,6 +27,19 @@ pub(crate) enum Pass1 {
     Unresolved,
     /// Unresolved, but a parameter was involved: the second pass tries again.
     Retry,
+    /// Resolved, but a parameter was involved (`g = f if c else param`): its arguments may
+    /// add targets, so the second pass resolves it again.
+    Partial(Vec<(Ref, bool)>),
+}
+
+impl Pass1 {
+    /// The targets found in the first pass.
+    pub(crate) fn targets(&self) -> Option<&[(Ref, bool)]> {
+        match self {
+            Pass1::Resolved(t) | Pass1::Partial(t) => Some(t),
+            Pass1::Unresolved | Pass1::Retry => None,
+        }
+    }
 }
 type DefId = u32;
 
@@ -192,6 +205,10 @@ thread_local! {
     /// the depth limit bounds each chain, this bounds their number, so adversarial code
     /// cannot make resolution exponential. Running out means "unknown".
     static BUDGET: std::cell::Cell<u32> = const { std::cell::Cell::new(STEP_BUDGET) };
+    /// Assignments whose right side is being evaluated: a name read there is the binding
+    /// before it (`fn = g if c else fn`), never the assignment itself, even when the read sits
+    /// in a literal or conditional expression evaluated at the assignment's own line.
+    static IN_RHS: std::cell::RefCell<Vec<(FileId, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 const STEP_BUDGET: u32 = 20_000;
@@ -738,6 +755,15 @@ impl<'a> Resolver<'a> {
             let targets = match first.get(ci) {
                 Some(Pass1::Resolved(t)) => Some(t.clone()),
                 Some(Pass1::Unresolved) => None,
+                Some(Pass1::Partial(t)) => {
+                    let mut all = t.clone();
+                    for x in self.call_targets(fi, call).unwrap_or_default() {
+                        if !all.contains(&x) {
+                            all.push(x);
+                        }
+                    }
+                    Some(all)
+                }
                 _ => self.call_targets(fi, call),
             };
             match targets {
@@ -1391,6 +1417,26 @@ impl<'a> Resolver<'a> {
     }
 
     fn eval_bindings(&self, fi: FileId, bs: &[Binding], line: Option<u32>, depth: u32) -> Vec<Val> {
+        let busy = IN_RHS.with(|s| {
+            let s = s.borrow();
+            !s.is_empty()
+                && bs
+                    .iter()
+                    .any(|b| matches!(b.kind, BindKind::Assign(a) if s.contains(&(fi, a))))
+        });
+        let kept: Vec<Binding>;
+        let bs = if busy {
+            kept = IN_RHS.with(|s| {
+                let s = s.borrow();
+                bs.iter()
+                    .filter(|b| !matches!(b.kind, BindKind::Assign(a) if s.contains(&(fi, a))))
+                    .copied()
+                    .collect()
+            });
+            &kept[..]
+        } else {
+            bs
+        };
         let reaching = reaching_bindings(bs, line);
         if let [b] = reaching {
             return self.eval_binding(fi, *b, depth);
@@ -1438,7 +1484,13 @@ impl<'a> Resolver<'a> {
                 }
                 match &a.value {
                     // A value assigned on the line it is read from is the previous one.
-                    Some(v) => self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1),
+                    Some(v) => {
+                        IN_RHS.with(|s| s.borrow_mut().push((fi, idx)));
+                        let out =
+                            self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1);
+                        IN_RHS.with(|s| s.borrow_mut().pop());
+                        out
+                    }
                     None => Vec::new(),
                 }
             }
@@ -2804,6 +2856,7 @@ impl<'a> Resolver<'a> {
                         return Pass1::Unresolved;
                     }
                     match t {
+                        Some(t) if PARAM_TOUCHED.with(|t| t.get()) => Pass1::Partial(t),
                         Some(t) => Pass1::Resolved(t),
                         None => Pass1::Retry,
                     }
@@ -2817,7 +2870,7 @@ impl<'a> Resolver<'a> {
     pub(crate) fn set_pass1(&mut self, first: &[Vec<Pass1>]) {
         for (fi, calls) in first.iter().enumerate() {
             for (ci, t) in calls.iter().enumerate() {
-                let Pass1::Resolved(t) = t else { continue };
+                let Some(t) = t.targets() else { continue };
                 for (r, bound) in t {
                     self.callers
                         .map
@@ -2831,7 +2884,11 @@ impl<'a> Resolver<'a> {
         for (fi, f) in self.files.untracked().iter().enumerate() {
             for (ci, c) in f.calls.iter().enumerate() {
                 if c.decorates.is_some() {
-                    let Some(Pass1::Resolved(t)) = first.get(fi).and_then(|c| c.get(ci)) else {
+                    let Some(t) = first
+                        .get(fi)
+                        .and_then(|c| c.get(ci))
+                        .and_then(Pass1::targets)
+                    else {
                         continue;
                     };
                     for (r, _) in t {
