@@ -3356,13 +3356,23 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         BindKind::Def(_) => 3,
     };
     let inner = innermost_cond_blocks(f);
-    for v in bindings.values_mut() {
+    for ((scope, _), v) in bindings.iter_mut() {
         v.sort_by(|a, b| a.line.cmp(&b.line).then(rank(&a.kind).cmp(&rank(&b.kind))));
         for b in v.iter_mut() {
             b.cond = inner
                 .get(b.line as usize)
                 .and_then(|&i| f.cond_blocks.get(i as usize))
                 .copied();
+            // `global x; x = f` in a function: it runs whenever the function is called, so it
+            // adds a value without hiding the bindings before it (reads outside the function
+            // see all of them).
+            if let BindKind::Assign(a) = b.kind
+                && let Some(s) = f.assigns[a as usize].scope
+                && *scope != Some(s)
+                && let Some(d) = f.defs.get(s as usize)
+            {
+                b.cond = Some((d.start_line, d.end_line));
+            }
         }
     }
     let globals = f
