@@ -888,6 +888,14 @@ impl<'s, 't> Extractor<'s, 't> {
             "subscript" | "subscript_expression" => {
                 let obj = field("value").or_else(|| field("object"))?;
                 let key = field("subscript").or_else(|| field("index"))?;
+                // Python `xs[1:]`: a new sequence holding some of the elements (those between
+                // constant bounds, else any of them), at positions not known statically.
+                if self.lang == Lang::Python && key.kind() == "slice" {
+                    let mut any = self.segs(obj)?;
+                    any.push(Seg::Index(self.slice_key(key)));
+                    out.push(Seg::Lit(self.holding_any(n, any)));
+                    return Some(());
+                }
                 self.segs_into(obj, out, depth + 1)?;
                 // Python: a key known only at run time may be any of the container's keys.
                 let key = match self.literal_key(key) {
@@ -1149,6 +1157,49 @@ impl<'s, 't> Extractor<'s, 't> {
             return None;
         };
         Some(self.pair(key, n, *a, *b))
+    }
+
+    /// `lo:hi` for a slice with integer bounds (either may be missing) and no step; `*`
+    /// (any element) otherwise.
+    fn slice_key(&self, slice: Node) -> String {
+        let mut parts = vec![String::new()];
+        let mut cur = slice.walk();
+        for ch in slice.children(&mut cur) {
+            match ch.kind() {
+                ":" => parts.push(String::new()),
+                "integer" => {
+                    if let Some(p) = parts.last_mut() {
+                        *p = self.text(ch);
+                    }
+                }
+                "comment" => {}
+                _ => return "*".into(),
+            }
+        }
+        match parts.as_slice() {
+            [lo, hi] => format!("{lo}:{hi}"),
+            _ => "*".into(),
+        }
+    }
+
+    /// A literal sequence holding `value` at positions not known statically (recorded once,
+    /// under a key no literal node and no pair uses).
+    fn holding_any(&self, n: Node, value: Vec<Seg>) -> u32 {
+        let key = usize::MAX / 4 - n.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
+        let lit = LitFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            line: n.start_position().row as u32 + 1,
+            dict: false,
+            elements: vec![("*".into(), Some(value))],
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        i
     }
 
     /// `a` or `b`, as a literal pair recorded under `key` (see [`Self::either`]).

@@ -1780,6 +1780,43 @@ impl<'a> Resolver<'a> {
                 _ => Vec::new(),
             };
         }
+        // `xs[lo:hi]` (constant bounds): the elements at those positions of a sequence written
+        // in place and never added to; any element otherwise.
+        if let Some((lo, hi)) = key.split_once(':') {
+            let bound = |s: &str, missing: usize| {
+                if s.is_empty() {
+                    Ok(missing)
+                } else {
+                    s.parse::<usize>()
+                }
+            };
+            let (Ok(lo), Ok(hi)) = (bound(lo, 0), bound(hi, usize::MAX)) else {
+                return self.element(v, "*", depth + 1);
+            };
+            let Val::Lit(f, id) = v else {
+                return self.element(v, "*", depth + 1);
+            };
+            let (scope, line, dict, elements, name) = self.literal_parts(*f, *id);
+            let added = name.as_ref().is_some_and(|n| {
+                let ix = &self.idx[*f as usize];
+                ix.elem_adds.contains_key(&(scope, n.clone()))
+                    || ix.elem_keyed.contains_key(&(scope, n.clone()))
+            });
+            if dict || added || elements.iter().any(|(k, _)| k.parse::<usize>().is_err()) {
+                return self.element(v, "*", depth + 1);
+            }
+            let mut out = Vec::new();
+            for (k, e) in elements {
+                if let (Ok(i), Some(segs)) = (k.parse::<usize>(), e)
+                    && lo <= i
+                    && i < hi
+                {
+                    out.extend(self.eval(*f, scope, segs, Some(line), depth + 1));
+                }
+            }
+            dedup(&mut out);
+            return out;
+        }
         // `xs[-1]` of a sequence written in place and never added to: counted from its end.
         if let Some(back) = key.strip_prefix('-').and_then(|k| k.parse::<usize>().ok())
             && let Val::Lit(f, id) = v
