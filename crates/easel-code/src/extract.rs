@@ -1009,6 +1009,9 @@ impl<'s, 't> Extractor<'s, 't> {
                 let f = field("function")?;
                 if f.kind() == "identifier" && self.text(f) == "super" {
                     out.push(Seg::Super);
+                } else if let Some(l) = self.with_default(n) {
+                    out.push(Seg::Lit(l));
+                    out.push(Seg::Iter);
                 } else if let Some(key) = self.get_key(n) {
                     self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
                     out.push(Seg::Get(key));
@@ -1255,6 +1258,76 @@ impl<'s, 't> Extractor<'s, 't> {
             ("iter", [it]) => Some((*it, None)),
             _ => None,
         }
+    }
+
+    /// `d.get(key, default)` and `getattr(obj, name, default)`: either what the lookup finds
+    /// (any value of `d` for a key known only at run time; nothing followed for an attribute
+    /// name known only at run time) or the default, as a literal pair.
+    fn with_default(&self, call: Node) -> Option<u32> {
+        let f = call.child_by_field_name("function")?;
+        let args = call.child_by_field_name("arguments")?;
+        if args.kind() != "argument_list" {
+            return None;
+        }
+        let mut cur = args.walk();
+        let a: Vec<Node> = args
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        if a.iter().any(|x| {
+            matches!(
+                x.kind(),
+                "keyword_argument" | "list_splat" | "dictionary_splat"
+            )
+        }) {
+            return None;
+        }
+        let (found, default) = match (f.kind(), a.as_slice()) {
+            ("attribute", [key, default])
+                if self.text(f.child_by_field_name("attribute")?) == "get" =>
+            {
+                let mut found = self.segs(f.child_by_field_name("object")?)?;
+                found.push(Seg::Get(
+                    self.literal_key(*key).unwrap_or_else(|| "*".into()),
+                ));
+                (Some(found), *default)
+            }
+            ("identifier", [obj, name, default]) if self.text(f) == "getattr" => {
+                let found = match self.literal_key(*name) {
+                    Some(k) if name.kind() == "string" => {
+                        let k = k.strip_prefix('\'').unwrap_or(&k).to_string();
+                        self.segs(*obj).map(|mut v| {
+                            v.push(Seg::Name(k));
+                            v
+                        })
+                    }
+                    _ => None,
+                };
+                (found, *default)
+            }
+            _ => return None,
+        };
+        let default = self.segs(default);
+        let elements: Vec<(String, Option<Vec<Seg>>)> = [found, default]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((i.to_string(), Some(v?))))
+            .collect();
+        let key = usize::MAX / 8 - call.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return Some(i);
+        }
+        let lit = LitFact {
+            scope: self.scope_of(call.start_byte() as u32),
+            line: call.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        Some(i)
     }
 
     /// The key of `x.get("key")` (or `x.get("key", default)`).
