@@ -1008,6 +1008,14 @@ impl<'s, 't> Extractor<'s, 't> {
             "call" if self.lang == Lang::Python => {
                 let f = field("function")?;
                 if f.kind() == "identifier" && self.text(f) == "super" {
+                    // `super(Mid, self)`: the lookup starts after `Mid` (a class, then `Super`).
+                    if let Some(args) = field("arguments")
+                        && let Some(cls) = args.named_child(0)
+                        && matches!(cls.kind(), "identifier" | "attribute")
+                        && args.named_child_count() == 2
+                    {
+                        self.segs_into(cls, out, depth + 1)?;
+                    }
                     out.push(Seg::Super);
                 } else if let Some(l) = self.with_default(n) {
                     out.push(Seg::Lit(l));

@@ -1191,7 +1191,16 @@ impl<'a> Resolver<'a> {
                             }
                         }
                     }
-                    Seg::Super | Seg::Lit(_) | Seg::Lambda(_) => {}
+                    // `super(C, obj)`: after `C` in the MRO of what `obj` can be (C's used
+                    // subclasses stand for it).
+                    Seg::Super => {
+                        if let Val::Class(c) = v
+                            && self.lang(c.file) == Lang::Python
+                        {
+                            next.push(Val::Super(*c));
+                        }
+                    }
+                    Seg::Lit(_) | Seg::Lambda(_) => {}
                 }
             }
             dedup(&mut next);
