@@ -1259,6 +1259,10 @@ impl<'s, 't> Extractor<'s, 't> {
                 Some((*obj, Some(Seg::Name(key))))
             }
             ("next", [it]) => Some((*it, Some(Seg::Iter))),
+            // `type(x)` is `x.__class__`: the class of an instance.
+            ("type", [x]) if x.kind() != "keyword_argument" => {
+                Some((*x, Some(Seg::Name("__class__".into()))))
+            }
             // `partial(f, ...)` is called as `f` is (with some arguments bound).
             ("partial" | "functools.partial", [f, ..]) if f.kind() != "keyword_argument" => {
                 Some((*f, None))

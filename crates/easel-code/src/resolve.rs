@@ -2018,6 +2018,24 @@ impl<'a> Resolver<'a> {
         if depth > MAX_DEPTH {
             return Vec::new();
         }
+        // `x.__class__` (and `type(x)`): the class of an instance; for `self`, its class or
+        // any used subclass.
+        if name == "__class__" {
+            match v {
+                Val::Instance(c) if self.lang(c.file) == Lang::Python => {
+                    return vec![Val::Class(*c)];
+                }
+                Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
+                    let ks = self.dispatch_classes(*c);
+                    return if ks.len() > MAX_VALS {
+                        vec![Val::Class(*c)]
+                    } else {
+                        ks.into_iter().map(Val::Class).collect()
+                    };
+                }
+                _ => {}
+            }
+        }
         match v {
             Val::Module(m) => {
                 let mut out = self.module_member(*m, name, depth, true);
