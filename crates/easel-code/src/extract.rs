@@ -1193,6 +1193,25 @@ impl<'s, 't> Extractor<'s, 't> {
         }
     }
 
+    /// A literal sequence of these elements, made for node `n` (recorded once under `key`,
+    /// which no literal node uses).
+    fn add_literal(&self, key: usize, n: Node, elements: Vec<(String, Option<Vec<Seg>>)>) -> u32 {
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
+        let lit = LitFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            line: n.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        i
+    }
+
     /// A literal sequence holding `value` at positions not known statically (recorded once,
     /// under a key no literal node and no pair uses).
     fn holding_any(&self, n: Node, value: Vec<Seg>) -> u32 {
@@ -1797,10 +1816,27 @@ impl<'s, 't> Extractor<'s, 't> {
         let kwsplat = if self.lang == Lang::Python {
             field("arguments").and_then(|a| {
                 let mut cur = a.walk();
-                let splat = a
+                let splats: Vec<Node> = a
                     .named_children(&mut cur)
-                    .find(|c| c.kind() == "dictionary_splat")?;
-                self.segs(splat.named_child(0)?)
+                    .filter(|c| c.kind() == "dictionary_splat")
+                    .collect();
+                match splats.as_slice() {
+                    [] => None,
+                    [one] => self.segs(one.named_child(0)?),
+                    // `f(**base, **extra)`: each dict gives keys, so the items are looked up
+                    // in any of them (a sequence holding the dicts, iterated).
+                    many => {
+                        let elements = many
+                            .iter()
+                            .enumerate()
+                            .map(|(i, d)| {
+                                (i.to_string(), d.named_child(0).and_then(|x| self.segs(x)))
+                            })
+                            .collect();
+                        let lit = self.add_literal(usize::MAX / 16 - a.start_byte(), a, elements);
+                        Some(vec![Seg::Lit(lit), Seg::Iter])
+                    }
+                }
             })
         } else {
             None

@@ -1612,11 +1612,14 @@ impl<'a> Resolver<'a> {
                     // `f(**opts)`: the item of `opts` named as the parameter, if it has one.
                     if let Some(d) = &call.kwsplat {
                         let key = format!("'{pname}");
+                        // With several dicts (`**a, **b`), the default applies only when none
+                        // has the key.
+                        let mut found = Vec::new();
                         for v in self.eval(cf, call.scope, d, Some(call.line), depth + 1) {
-                            let found = self.element(&v, &key, depth + 1);
-                            defaulted |= found.is_empty();
-                            out.extend(found);
+                            found.extend(self.element(&v, &key, depth + 1));
                         }
+                        defaulted |= found.is_empty();
+                        out.extend(found);
                     }
                 }
             }
