@@ -37,7 +37,8 @@
 (with_item) @with
 ; `except E as e`: `e` is an instance of `E`.
 (except_clause (as_pattern (_) @except.type alias: (as_pattern_target) @except.name)) @except
-(named_expression name: (identifier) @bind)
+; `(x := v)` binds `x` to `v`, as an assignment does.
+(named_expression name: (identifier) @assign.left value: (_) @assign.right) @assign
 (global_statement (identifier) @global)
 (nonlocal_statement (identifier) @global)
 

@@ -888,6 +888,14 @@ impl<'s, 't> Extractor<'s, 't> {
             "subscript" | "subscript_expression" => {
                 let obj = field("value").or_else(|| field("object"))?;
                 let key = field("subscript").or_else(|| field("index"))?;
+                // Python `xs[1:]`: a new sequence holding some of the elements (those between
+                // constant bounds, else any of them), at positions not known statically.
+                if self.lang == Lang::Python && key.kind() == "slice" {
+                    let mut any = self.segs(obj)?;
+                    any.push(Seg::Index(self.slice_key(key)));
+                    out.push(Seg::Lit(self.holding_any(n, any)));
+                    return Some(());
+                }
                 self.segs_into(obj, out, depth + 1)?;
                 // Python: a key known only at run time may be any of the container's keys.
                 let key = match self.literal_key(key) {
@@ -955,6 +963,10 @@ impl<'s, 't> Extractor<'s, 't> {
             "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
                 self.segs_into(n.named_child(0)?, out, depth + 1)?;
             }
+            // `(x := v)` is `v`.
+            "named_expression" if self.lang == Lang::Python => {
+                self.segs_into(field("value")?, out, depth + 1)?;
+            }
             "pointer_expression" | "unary_expression" | "reference_expression" => {
                 let inner = field("argument")
                     .or_else(|| field("operand"))
@@ -996,7 +1008,18 @@ impl<'s, 't> Extractor<'s, 't> {
             "call" if self.lang == Lang::Python => {
                 let f = field("function")?;
                 if f.kind() == "identifier" && self.text(f) == "super" {
+                    // `super(Mid, self)`: the lookup starts after `Mid` (a class, then `Super`).
+                    if let Some(args) = field("arguments")
+                        && let Some(cls) = args.named_child(0)
+                        && matches!(cls.kind(), "identifier" | "attribute")
+                        && args.named_child_count() == 2
+                    {
+                        self.segs_into(cls, out, depth + 1)?;
+                    }
                     out.push(Seg::Super);
+                } else if let Some(l) = self.with_default(n) {
+                    out.push(Seg::Lit(l));
+                    out.push(Seg::Iter);
                 } else if let Some(key) = self.get_key(n) {
                     self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
                     out.push(Seg::Get(key));
@@ -1144,10 +1167,80 @@ impl<'s, 't> Extractor<'s, 't> {
         let [a, _cond, b] = branches.as_slice() else {
             return None;
         };
+        Some(self.pair(key, n, *a, *b))
+    }
+
+    /// `lo:hi` for a slice with integer bounds (either may be missing) and no step; `*`
+    /// (any element) otherwise.
+    fn slice_key(&self, slice: Node) -> String {
+        let mut parts = vec![String::new()];
+        let mut cur = slice.walk();
+        for ch in slice.children(&mut cur) {
+            match ch.kind() {
+                ":" => parts.push(String::new()),
+                "integer" => {
+                    if let Some(p) = parts.last_mut() {
+                        *p = self.text(ch);
+                    }
+                }
+                "comment" => {}
+                _ => return "*".into(),
+            }
+        }
+        match parts.as_slice() {
+            [lo, hi] => format!("{lo}:{hi}"),
+            _ => "*".into(),
+        }
+    }
+
+    /// A literal sequence of these elements, made for node `n` (recorded once under `key`,
+    /// which no literal node uses).
+    fn add_literal(&self, key: usize, n: Node, elements: Vec<(String, Option<Vec<Seg>>)>) -> u32 {
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
+        let lit = LitFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            line: n.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        i
+    }
+
+    /// A literal sequence holding `value` at positions not known statically (recorded once,
+    /// under a key no literal node and no pair uses).
+    fn holding_any(&self, n: Node, value: Vec<Seg>) -> u32 {
+        let key = usize::MAX / 4 - n.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
+        let lit = LitFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            line: n.start_position().row as u32 + 1,
+            dict: false,
+            elements: vec![("*".into(), Some(value))],
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        i
+    }
+
+    /// `a` or `b`, as a literal pair recorded under `key` (see [`Self::either`]).
+    fn pair(&self, key: usize, n: Node, a: Node, b: Node) -> u32 {
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return i;
+        }
         let elements: Vec<(String, Option<Vec<Seg>>)> = [a, b]
             .iter()
             .enumerate()
-            .filter_map(|(i, x)| Some((i.to_string(), Some(self.segs(**x)?))))
+            .filter_map(|(i, x)| Some((i.to_string(), Some(self.segs(*x)?))))
             .collect();
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
@@ -1159,7 +1252,7 @@ impl<'s, 't> Extractor<'s, 't> {
         let i = l.0.len() as u32;
         l.0.push(lit);
         l.1.insert(key, i);
-        Some(i)
+        i
     }
 
     /// Builtins whose result is a view of their argument: `getattr(x, "name")` is `x.name`,
@@ -1185,6 +1278,10 @@ impl<'s, 't> Extractor<'s, 't> {
                 Some((*obj, Some(Seg::Name(key))))
             }
             ("next", [it]) => Some((*it, Some(Seg::Iter))),
+            // `type(x)` is `x.__class__`: the class of an instance.
+            ("type", [x]) if x.kind() != "keyword_argument" => {
+                Some((*x, Some(Seg::Name("__class__".into()))))
+            }
             // `partial(f, ...)` is called as `f` is (with some arguments bound).
             ("partial" | "functools.partial", [f, ..]) if f.kind() != "keyword_argument" => {
                 Some((*f, None))
@@ -1192,6 +1289,76 @@ impl<'s, 't> Extractor<'s, 't> {
             ("iter", [it]) => Some((*it, None)),
             _ => None,
         }
+    }
+
+    /// `d.get(key, default)` and `getattr(obj, name, default)`: either what the lookup finds
+    /// (any value of `d` for a key known only at run time; nothing followed for an attribute
+    /// name known only at run time) or the default, as a literal pair.
+    fn with_default(&self, call: Node) -> Option<u32> {
+        let f = call.child_by_field_name("function")?;
+        let args = call.child_by_field_name("arguments")?;
+        if args.kind() != "argument_list" {
+            return None;
+        }
+        let mut cur = args.walk();
+        let a: Vec<Node> = args
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        if a.iter().any(|x| {
+            matches!(
+                x.kind(),
+                "keyword_argument" | "list_splat" | "dictionary_splat"
+            )
+        }) {
+            return None;
+        }
+        let (found, default) = match (f.kind(), a.as_slice()) {
+            ("attribute", [key, default])
+                if self.text(f.child_by_field_name("attribute")?) == "get" =>
+            {
+                let mut found = self.segs(f.child_by_field_name("object")?)?;
+                found.push(Seg::Get(
+                    self.literal_key(*key).unwrap_or_else(|| "*".into()),
+                ));
+                (Some(found), *default)
+            }
+            ("identifier", [obj, name, default]) if self.text(f) == "getattr" => {
+                let found = match self.literal_key(*name) {
+                    Some(k) if name.kind() == "string" => {
+                        let k = k.strip_prefix('\'').unwrap_or(&k).to_string();
+                        self.segs(*obj).map(|mut v| {
+                            v.push(Seg::Name(k));
+                            v
+                        })
+                    }
+                    _ => None,
+                };
+                (found, *default)
+            }
+            _ => return None,
+        };
+        let default = self.segs(default);
+        let elements: Vec<(String, Option<Vec<Seg>>)> = [found, default]
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((i.to_string(), Some(v?))))
+            .collect();
+        let key = usize::MAX / 8 - call.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return Some(i);
+        }
+        let lit = LitFact {
+            scope: self.scope_of(call.start_byte() as u32),
+            line: call.start_position().row as u32 + 1,
+            dict: false,
+            elements,
+        };
+        let mut l = self.lits.borrow_mut();
+        let i = l.0.len() as u32;
+        l.0.push(lit);
+        l.1.insert(key, i);
+        Some(i)
     }
 
     /// The key of `x.get("key")` (or `x.get("key", default)`).
@@ -1649,10 +1816,27 @@ impl<'s, 't> Extractor<'s, 't> {
         let kwsplat = if self.lang == Lang::Python {
             field("arguments").and_then(|a| {
                 let mut cur = a.walk();
-                let splat = a
+                let splats: Vec<Node> = a
                     .named_children(&mut cur)
-                    .find(|c| c.kind() == "dictionary_splat")?;
-                self.segs(splat.named_child(0)?)
+                    .filter(|c| c.kind() == "dictionary_splat")
+                    .collect();
+                match splats.as_slice() {
+                    [] => None,
+                    [one] => self.segs(one.named_child(0)?),
+                    // `f(**base, **extra)`: each dict gives keys, so the items are looked up
+                    // in any of them (a sequence holding the dicts, iterated).
+                    many => {
+                        let elements = many
+                            .iter()
+                            .enumerate()
+                            .map(|(i, d)| {
+                                (i.to_string(), d.named_child(0).and_then(|x| self.segs(x)))
+                            })
+                            .collect();
+                        let lit = self.add_literal(usize::MAX / 16 - a.start_byte(), a, elements);
+                        Some(vec![Seg::Lit(lit), Seg::Iter])
+                    }
+                }
             })
         } else {
             None
@@ -2151,6 +2335,26 @@ impl<'s, 't> Extractor<'s, 't> {
         let scope = self.scope_of(node.start_byte() as u32);
         let line = node.start_position().row as u32 + 1;
         let Some(left) = left else { return };
+        // `x := a if c else b` parses as `(x := a) if c else b` (the walrus has no precedence
+        // in the grammar), but Python binds `x` to the whole conditional: either branch.
+        if node.kind() == "named_expression"
+            && let Some(p) = node.parent()
+            && p.kind() == "conditional_expression"
+            && p.named_child(0).is_some_and(|c| c.id() == node.id())
+            && let (Some(a), Some(b)) = (right, p.named_child(2))
+        {
+            // Under a key neither literal nodes (small) nor `either` pairs (near the top) use.
+            let pair = self.pair(usize::MAX / 2 - node.start_byte(), node, a, b);
+            self.facts.assigns.push(AssignFact {
+                scope,
+                target: vec![self.text(left)],
+                value: Some(vec![Seg::Lit(pair), Seg::Iter]),
+                type_name: None,
+                elements: Vec::new(),
+                line,
+            });
+            return;
+        }
         // `a = b = f`: both names get the innermost value.
         let mut right = right;
         while let Some(r) = right

@@ -300,10 +300,7 @@ pub(crate) fn resolve(
     if let Some(p) = &mut plan {
         let sig = |paths: &[String], v: &[Pass1]| -> Vec<u64> {
             v.iter()
-                .flat_map(|c| match c {
-                    Pass1::Resolved(t) => t.as_slice(),
-                    _ => &[],
-                })
+                .flat_map(|c| c.targets().unwrap_or(&[]))
                 .map(|(t, _)| ref_key(tag::CALLERS, &paths[t.file as usize], t.def))
                 .collect()
         };
@@ -436,6 +433,12 @@ fn pass1_stable(paths: &[String], v: &[Pass1]) -> Vec<Vec<(u64, bool)>> {
                 .collect(),
             Pass1::Unresolved => vec![(0, false)],
             Pass1::Retry => vec![(1, false)],
+            // The targets, then a marker no target key is.
+            Pass1::Partial(t) => t
+                .iter()
+                .map(|(r, b)| (ref_key(tag::CALLERS, &paths[r.file as usize], r.def), *b))
+                .chain([(2, false)])
+                .collect(),
         })
         .collect()
 }
@@ -449,6 +452,11 @@ fn remap_pass1(p: &Plan, c: &Pass1) -> Option<Pass1> {
         ),
         Pass1::Unresolved => Pass1::Unresolved,
         Pass1::Retry => Pass1::Retry,
+        Pass1::Partial(t) => Pass1::Partial(
+            t.iter()
+                .map(|(r, b)| Some((p.ref_ok(*r)?, *b)))
+                .collect::<Option<Vec<_>>>()?,
+        ),
     })
 }
 

@@ -27,6 +27,19 @@ pub(crate) enum Pass1 {
     Unresolved,
     /// Unresolved, but a parameter was involved: the second pass tries again.
     Retry,
+    /// Resolved, but a parameter was involved (`g = f if c else param`): its arguments may
+    /// add targets, so the second pass resolves it again.
+    Partial(Vec<(Ref, bool)>),
+}
+
+impl Pass1 {
+    /// The targets found in the first pass.
+    pub(crate) fn targets(&self) -> Option<&[(Ref, bool)]> {
+        match self {
+            Pass1::Resolved(t) | Pass1::Partial(t) => Some(t),
+            Pass1::Unresolved | Pass1::Retry => None,
+        }
+    }
 }
 type DefId = u32;
 
@@ -192,6 +205,10 @@ thread_local! {
     /// the depth limit bounds each chain, this bounds their number, so adversarial code
     /// cannot make resolution exponential. Running out means "unknown".
     static BUDGET: std::cell::Cell<u32> = const { std::cell::Cell::new(STEP_BUDGET) };
+    /// Assignments whose right side is being evaluated: a name read there is the binding
+    /// before it (`fn = g if c else fn`), never the assignment itself, even when the read sits
+    /// in a literal or conditional expression evaluated at the assignment's own line.
+    static IN_RHS: std::cell::RefCell<Vec<(FileId, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 const STEP_BUDGET: u32 = 20_000;
@@ -738,6 +755,15 @@ impl<'a> Resolver<'a> {
             let targets = match first.get(ci) {
                 Some(Pass1::Resolved(t)) => Some(t.clone()),
                 Some(Pass1::Unresolved) => None,
+                Some(Pass1::Partial(t)) => {
+                    let mut all = t.clone();
+                    for x in self.call_targets(fi, call).unwrap_or_default() {
+                        if !all.contains(&x) {
+                            all.push(x);
+                        }
+                    }
+                    Some(all)
+                }
                 _ => self.call_targets(fi, call),
             };
             match targets {
@@ -1165,7 +1191,16 @@ impl<'a> Resolver<'a> {
                             }
                         }
                     }
-                    Seg::Super | Seg::Lit(_) | Seg::Lambda(_) => {}
+                    // `super(C, obj)`: after `C` in the MRO of what `obj` can be (C's used
+                    // subclasses stand for it).
+                    Seg::Super => {
+                        if let Val::Class(c) = v
+                            && self.lang(c.file) == Lang::Python
+                        {
+                            next.push(Val::Super(*c));
+                        }
+                    }
+                    Seg::Lit(_) | Seg::Lambda(_) => {}
                 }
             }
             dedup(&mut next);
@@ -1391,6 +1426,26 @@ impl<'a> Resolver<'a> {
     }
 
     fn eval_bindings(&self, fi: FileId, bs: &[Binding], line: Option<u32>, depth: u32) -> Vec<Val> {
+        let busy = IN_RHS.with(|s| {
+            let s = s.borrow();
+            !s.is_empty()
+                && bs
+                    .iter()
+                    .any(|b| matches!(b.kind, BindKind::Assign(a) if s.contains(&(fi, a))))
+        });
+        let kept: Vec<Binding>;
+        let bs = if busy {
+            kept = IN_RHS.with(|s| {
+                let s = s.borrow();
+                bs.iter()
+                    .filter(|b| !matches!(b.kind, BindKind::Assign(a) if s.contains(&(fi, a))))
+                    .copied()
+                    .collect()
+            });
+            &kept[..]
+        } else {
+            bs
+        };
         let reaching = reaching_bindings(bs, line);
         if let [b] = reaching {
             return self.eval_binding(fi, *b, depth);
@@ -1438,7 +1493,13 @@ impl<'a> Resolver<'a> {
                 }
                 match &a.value {
                     // A value assigned on the line it is read from is the previous one.
-                    Some(v) => self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1),
+                    Some(v) => {
+                        IN_RHS.with(|s| s.borrow_mut().push((fi, idx)));
+                        let out =
+                            self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1);
+                        IN_RHS.with(|s| s.borrow_mut().pop());
+                        out
+                    }
                     None => Vec::new(),
                 }
             }
@@ -1551,11 +1612,14 @@ impl<'a> Resolver<'a> {
                     // `f(**opts)`: the item of `opts` named as the parameter, if it has one.
                     if let Some(d) = &call.kwsplat {
                         let key = format!("'{pname}");
+                        // With several dicts (`**a, **b`), the default applies only when none
+                        // has the key.
+                        let mut found = Vec::new();
                         for v in self.eval(cf, call.scope, d, Some(call.line), depth + 1) {
-                            let found = self.element(&v, &key, depth + 1);
-                            defaulted |= found.is_empty();
-                            out.extend(found);
+                            found.extend(self.element(&v, &key, depth + 1));
                         }
+                        defaulted |= found.is_empty();
+                        out.extend(found);
                     }
                 }
             }
@@ -1727,6 +1791,43 @@ impl<'a> Resolver<'a> {
                 Val::Lit(f, id) => self.literal_values(*f, *id, depth + 1),
                 _ => Vec::new(),
             };
+        }
+        // `xs[lo:hi]` (constant bounds): the elements at those positions of a sequence written
+        // in place and never added to; any element otherwise.
+        if let Some((lo, hi)) = key.split_once(':') {
+            let bound = |s: &str, missing: usize| {
+                if s.is_empty() {
+                    Ok(missing)
+                } else {
+                    s.parse::<usize>()
+                }
+            };
+            let (Ok(lo), Ok(hi)) = (bound(lo, 0), bound(hi, usize::MAX)) else {
+                return self.element(v, "*", depth + 1);
+            };
+            let Val::Lit(f, id) = v else {
+                return self.element(v, "*", depth + 1);
+            };
+            let (scope, line, dict, elements, name) = self.literal_parts(*f, *id);
+            let added = name.as_ref().is_some_and(|n| {
+                let ix = &self.idx[*f as usize];
+                ix.elem_adds.contains_key(&(scope, n.clone()))
+                    || ix.elem_keyed.contains_key(&(scope, n.clone()))
+            });
+            if dict || added || elements.iter().any(|(k, _)| k.parse::<usize>().is_err()) {
+                return self.element(v, "*", depth + 1);
+            }
+            let mut out = Vec::new();
+            for (k, e) in elements {
+                if let (Ok(i), Some(segs)) = (k.parse::<usize>(), e)
+                    && lo <= i
+                    && i < hi
+                {
+                    out.extend(self.eval(*f, scope, segs, Some(line), depth + 1));
+                }
+            }
+            dedup(&mut out);
+            return out;
         }
         // `xs[-1]` of a sequence written in place and never added to: counted from its end.
         if let Some(back) = key.strip_prefix('-').and_then(|k| k.parse::<usize>().ok())
@@ -1919,6 +2020,24 @@ impl<'a> Resolver<'a> {
     fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
         if depth > MAX_DEPTH {
             return Vec::new();
+        }
+        // `x.__class__` (and `type(x)`): the class of an instance; for `self`, its class or
+        // any used subclass.
+        if name == "__class__" {
+            match v {
+                Val::Instance(c) if self.lang(c.file) == Lang::Python => {
+                    return vec![Val::Class(*c)];
+                }
+                Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
+                    let ks = self.dispatch_classes(*c);
+                    return if ks.len() > MAX_VALS {
+                        vec![Val::Class(*c)]
+                    } else {
+                        ks.into_iter().map(Val::Class).collect()
+                    };
+                }
+                _ => {}
+            }
         }
         match v {
             Val::Module(m) => {
@@ -2804,6 +2923,7 @@ impl<'a> Resolver<'a> {
                         return Pass1::Unresolved;
                     }
                     match t {
+                        Some(t) if PARAM_TOUCHED.with(|t| t.get()) => Pass1::Partial(t),
                         Some(t) => Pass1::Resolved(t),
                         None => Pass1::Retry,
                     }
@@ -2817,7 +2937,7 @@ impl<'a> Resolver<'a> {
     pub(crate) fn set_pass1(&mut self, first: &[Vec<Pass1>]) {
         for (fi, calls) in first.iter().enumerate() {
             for (ci, t) in calls.iter().enumerate() {
-                let Pass1::Resolved(t) = t else { continue };
+                let Some(t) = t.targets() else { continue };
                 for (r, bound) in t {
                     self.callers
                         .map
@@ -2831,7 +2951,11 @@ impl<'a> Resolver<'a> {
         for (fi, f) in self.files.untracked().iter().enumerate() {
             for (ci, c) in f.calls.iter().enumerate() {
                 if c.decorates.is_some() {
-                    let Some(Pass1::Resolved(t)) = first.get(fi).and_then(|c| c.get(ci)) else {
+                    let Some(t) = first
+                        .get(fi)
+                        .and_then(|c| c.get(ci))
+                        .and_then(Pass1::targets)
+                    else {
                         continue;
                     };
                     for (r, _) in t {
@@ -3299,13 +3423,23 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         BindKind::Def(_) => 3,
     };
     let inner = innermost_cond_blocks(f);
-    for v in bindings.values_mut() {
+    for ((scope, _), v) in bindings.iter_mut() {
         v.sort_by(|a, b| a.line.cmp(&b.line).then(rank(&a.kind).cmp(&rank(&b.kind))));
         for b in v.iter_mut() {
             b.cond = inner
                 .get(b.line as usize)
                 .and_then(|&i| f.cond_blocks.get(i as usize))
                 .copied();
+            // `global x; x = f` in a function: it runs whenever the function is called, so it
+            // adds a value without hiding the bindings before it (reads outside the function
+            // see all of them).
+            if let BindKind::Assign(a) = b.kind
+                && let Some(s) = f.assigns[a as usize].scope
+                && *scope != Some(s)
+                && let Some(d) = f.defs.get(s as usize)
+            {
+                b.cond = Some((d.start_line, d.end_line));
+            }
         }
     }
     let globals = f
