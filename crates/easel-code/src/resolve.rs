@@ -209,6 +209,18 @@ thread_local! {
     /// before it (`fn = g if c else fn`), never the assignment itself, even when the read sits
     /// in a literal or conditional expression evaluated at the assignment's own line.
     static IN_RHS: std::cell::RefCell<Vec<(FileId, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Lines of call sites whose arguments are being evaluated for a parameter: an assignment
+    /// on that line receives the call's result (`task = announce(task)`), so the argument is
+    /// the binding before it.
+    static ARGS_AT: std::cell::RefCell<Vec<(FileId, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with assignments on line `line` of file `fi` hidden from name lookups.
+fn hiding_line<T>(fi: FileId, line: u32, f: impl FnOnce() -> T) -> T {
+    ARGS_AT.with(|s| s.borrow_mut().push((fi, line)));
+    let out = f();
+    ARGS_AT.with(|s| s.borrow_mut().pop());
+    out
 }
 
 const STEP_BUDGET: u32 = 20_000;
@@ -1426,22 +1438,19 @@ impl<'a> Resolver<'a> {
     }
 
     fn eval_bindings(&self, fi: FileId, bs: &[Binding], line: Option<u32>, depth: u32) -> Vec<Val> {
-        let busy = IN_RHS.with(|s| {
-            let s = s.borrow();
-            !s.is_empty()
-                && bs
-                    .iter()
-                    .any(|b| matches!(b.kind, BindKind::Assign(a) if s.contains(&(fi, a))))
-        });
+        let hidden = |b: &Binding| {
+            let BindKind::Assign(a) = b.kind else {
+                return false;
+            };
+            IN_RHS.with(|s| s.borrow().contains(&(fi, a)))
+                || ARGS_AT.with(|s| s.borrow().contains(&(fi, b.line)))
+        };
+        let busy = (IN_RHS.with(|s| !s.borrow().is_empty())
+            || ARGS_AT.with(|s| !s.borrow().is_empty()))
+            && bs.iter().any(hidden);
         let kept: Vec<Binding>;
         let bs = if busy {
-            kept = IN_RHS.with(|s| {
-                let s = s.borrow();
-                bs.iter()
-                    .filter(|b| !matches!(b.kind, BindKind::Assign(a) if s.contains(&(fi, a))))
-                    .copied()
-                    .collect()
-            });
+            kept = bs.iter().filter(|b| !hidden(b)).copied().collect();
             &kept[..]
         } else {
             bs
@@ -1603,9 +1612,9 @@ impl<'a> Resolver<'a> {
                 }
             };
             match arg {
-                Some(Some(a)) => {
-                    out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1))
-                }
+                Some(Some(a)) => out.extend(hiding_line(cf, call.line, || {
+                    self.eval(cf, call.scope, a, Some(call.line), depth + 1)
+                })),
                 Some(None) => {}
                 None => {
                     defaulted |= !call.spread;
