@@ -3104,7 +3104,7 @@ impl<'s, 't> Extractor<'s, 't> {
 
 /// The function a Python builtin or standard function calls with what it is given:
 /// `map(f, xs)`, `filter(f, xs)`, `functools.reduce(f, xs)`, `sorted(xs, key=f)`,
-/// `min`/`max(..., key=f)`, `xs.sort(key=f)`. The resolver keeps the call only when the outer
+/// `min`/`max(..., key=f)`, `xs.sort(key=f)`, `itertools.takewhile(f, xs)` and its kin. The resolver keeps the call only when the outer
 /// call really is that builtin (not shadowed, not a method of a class of the repository).
 fn callback_arg<'a>(
     text: &str,
@@ -3117,11 +3117,26 @@ fn callback_arg<'a>(
             .find(|(k, _)| k == "key")
             .and_then(|(_, v)| v.as_ref())
     };
+    let named = |k: &str| {
+        kwargs
+            .iter()
+            .find(|(n, _)| n == k)
+            .and_then(|(_, v)| v.as_ref())
+    };
     match text {
-        "map" | "filter" | "reduce" | "functools.reduce" => args.first()?.as_ref(),
+        "map" | "filter" => args.first()?.as_ref(),
         "sorted" | "min" | "max" => key(),
         _ if text.ends_with(".sort") => key(),
-        _ => None,
+        // Standard-library functions, however they were imported (`itertools.takewhile`,
+        // `from itertools import takewhile`, `it.takewhile`): the resolver checks which.
+        _ => match text.rsplit('.').next().unwrap_or(text) {
+            "reduce" | "takewhile" | "dropwhile" | "filterfalse" | "starmap" => {
+                args.first()?.as_ref()
+            }
+            "groupby" => key().or_else(|| args.get(1)?.as_ref()),
+            "accumulate" => named("func").or_else(|| args.get(1)?.as_ref()),
+            _ => None,
+        },
     }
 }
 

@@ -225,6 +225,18 @@ fn hiding_line<T>(fi: FileId, line: u32, f: impl FnOnce() -> T) -> T {
 
 const STEP_BUDGET: u32 = 20_000;
 
+/// Python standard-library functions that call the function they are given (see
+/// `extract::callback_arg` for which argument).
+const STDLIB_CALLBACKS: &[&str] = &[
+    "functools.reduce",
+    "itertools.takewhile",
+    "itertools.dropwhile",
+    "itertools.filterfalse",
+    "itertools.starmap",
+    "itertools.groupby",
+    "itertools.accumulate",
+];
+
 fn reset_budget() {
     BUDGET.with(|b| b.set(STEP_BUDGET));
 }
@@ -859,11 +871,14 @@ impl<'a> Resolver<'a> {
             return false;
         };
         match outer.callee.as_slice() {
-            [Seg::Name(n)] if n != "reduce" => self.calls_builtin(fi, outer),
+            // `map`, `sorted`, ... and the builtins that call special methods (`len`, `str`).
+            [Seg::Name(_)] if self.calls_builtin(fi, outer) => true,
             [.., Seg::Name(n)] if n == "sort" && outer.callee.len() >= 2 => {
                 self.call_targets(fi, outer).is_none()
             }
-            _ => self.external_name(fi, outer).as_deref() == Some("functools.reduce"),
+            _ => self
+                .external_name(fi, outer)
+                .is_some_and(|n| STDLIB_CALLBACKS.contains(&n.as_str())),
         }
     }
 
