@@ -1903,6 +1903,7 @@ impl<'s, 't> Extractor<'s, 't> {
         if self.lang == Lang::Python {
             self.builtin_dunders(n, outer);
             self.setdefault_add(n);
+            self.setattr_assign(n);
         }
     }
 
@@ -1943,6 +1944,56 @@ impl<'s, 't> Extractor<'s, 't> {
                 kwsplat: None,
             });
         }
+    }
+
+    /// `setattr(obj, "name", f)` with a constant name is `obj.name = f`.
+    fn setattr_assign(&mut self, n: Node) {
+        let (Some(f), Some(args)) = (
+            n.child_by_field_name("function"),
+            n.child_by_field_name("arguments"),
+        ) else {
+            return;
+        };
+        if f.kind() != "identifier" || self.text(f) != "setattr" {
+            return;
+        }
+        let mut cur = args.walk();
+        let a: Vec<Node> = args
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let [obj, name, value] = a.as_slice() else {
+            return;
+        };
+        if name.kind() != "string" || name.named_child_count() > 3 {
+            return;
+        }
+        let attr = unquote(
+            self.text(*name)
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic()),
+        );
+        if attr.is_empty() || !attr.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return;
+        }
+        let Some(mut target) = self.segs(*obj).and_then(|s| {
+            s.into_iter()
+                .map(|s| match s {
+                    Seg::Name(n) => Some(n),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()
+        }) else {
+            return;
+        };
+        target.push(attr);
+        self.facts.assigns.push(AssignFact {
+            scope: self.scope_of(n.start_byte() as u32),
+            target,
+            value: self.segs(*value),
+            type_name: None,
+            elements: Vec::new(),
+            line: n.start_position().row as u32 + 1,
+        });
     }
 
     /// `d.setdefault(k, []).append(v)` puts a list holding `v` into `d` at a key not known
