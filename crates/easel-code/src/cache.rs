@@ -12,7 +12,7 @@ use std::path::Path;
 /// Where the cache lives, relative to the repository root.
 pub const CACHE_DIR: &str = ".codecanvas/cache";
 /// Bumped whenever the facts or the queries change shape, so that old entries are not read.
-pub(crate) const FORMAT: &str = "easel-code-facts-19";
+pub(crate) const FORMAT: &str = "easel-code-facts-20";
 const FILE: &str = "facts.bin";
 /// The stamps alone, so that a build with nothing changed reads neither the facts nor the state.
 const STAMPS_FILE: &str = "stamps.bin";

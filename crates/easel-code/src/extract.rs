@@ -2751,6 +2751,13 @@ impl<'s, 't> Extractor<'s, 't> {
             "dictionary" | "object" => {
                 let mut cur = n.walk();
                 for ch in n.named_children(&mut cur) {
+                    // `{**base, "k": f}`, `{...base, k: f}`: every item of `base` is in it.
+                    if matches!(ch.kind(), "dictionary_splat" | "spread_element") {
+                        if let Some(inner) = ch.named_child(0) {
+                            out.push(("**".into(), self.segs(inner)));
+                        }
+                        continue;
+                    }
                     if ch.kind() != "pair" {
                         continue;
                     }

@@ -1913,10 +1913,14 @@ impl<'a> Resolver<'a> {
         // positions not known statically.
         let mut out = Vec::new();
         for (k, e) in elements {
-            if k == "*"
-                && let Some(segs) = e
-            {
+            let Some(segs) = e else { continue };
+            if k == "*" {
                 out.extend(self.eval(f, scope, segs, Some(line), depth + 1));
+            } else if k == "**" {
+                // `{**base, ...}`: the key may come from `base`.
+                for merged in self.eval(f, scope, segs, Some(line), depth + 1) {
+                    out.extend(self.element(&merged, key, depth + 1));
+                }
             }
         }
         if let Some(name) = &name {
@@ -1930,9 +1934,15 @@ impl<'a> Resolver<'a> {
     fn literal_values(&self, f: FileId, id: LitId, depth: u32) -> Vec<Val> {
         let (scope, line, _, elements, name) = self.literal_parts(f, id);
         let mut out = Vec::new();
-        for (_, e) in elements {
-            if let Some(segs) = e {
-                out.extend(self.eval(f, scope, segs, Some(line), depth + 1));
+        for (k, e) in elements {
+            let Some(segs) = e else { continue };
+            let vals = self.eval(f, scope, segs, Some(line), depth + 1);
+            if k == "**" {
+                for merged in vals {
+                    out.extend(self.element(&merged, "*", depth + 1));
+                }
+            } else {
+                out.extend(vals);
             }
         }
         if let Some(name) = &name {
