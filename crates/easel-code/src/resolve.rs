@@ -1033,6 +1033,19 @@ impl<'a> Resolver<'a> {
                 }
                 Val::Class(c) => {
                     understood = true;
+                    // Python makes the object with `__new__` (when a class of the repository
+                    // defines one) before `__init__` sets it up.
+                    if lang == Lang::Python
+                        && let Some(new) = self
+                            .class_member(c, "__new__", 0, false)
+                            .into_iter()
+                            .find_map(|v| match v {
+                                Val::Func(r) | Val::Bound(r) => Some(r),
+                                _ => None,
+                            })
+                    {
+                        out.push((new, true));
+                    }
                     if let Some(ctor) = self.constructor(c) {
                         out.push((ctor, true));
                     }
