@@ -151,24 +151,6 @@ pub(crate) fn tracked_merged<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
     (v, deps)
 }
 
-/// A per-file vector whose reads count as reads of the file.
-pub(crate) struct Tracked<T>(pub(crate) Vec<T>);
-
-impl<T> std::ops::Index<usize> for Tracked<T> {
-    type Output = T;
-    fn index(&self, i: usize) -> &T {
-        record(Dep::File(i as FileId));
-        &self.0[i]
-    }
-}
-
-impl<T> Tracked<T> {
-    /// Every element, without noting a read: for passes over all files, not for resolution.
-    pub(crate) fn untracked(&self) -> &[T] {
-        &self.0
-    }
-}
-
 /// How a table's key becomes a [`Dep`].
 pub(crate) trait DepKey {
     fn dep(&self, tag: u8) -> Dep;
@@ -265,5 +247,39 @@ impl<'a, T> TrackedSlice<'a, T> {
     /// Every element, without noting a read: for passes over all files, not for resolution.
     pub(crate) fn untracked(&self) -> &'a [T] {
         self.0
+    }
+}
+
+/// A per-file value worked out from the file's facts on first use (and then kept), whose reads
+/// count as reads of the file: files no resolution unit reads are never worked on.
+pub(crate) struct LazyPerFile<'a, F, T> {
+    files: &'a [F],
+    cells: Vec<std::sync::OnceLock<T>>,
+    #[allow(clippy::type_complexity)]
+    make: Box<dyn Fn(&F) -> T + Send + Sync + 'a>,
+}
+
+impl<'a, F, T> LazyPerFile<'a, F, T> {
+    pub(crate) fn new(files: &'a [F], make: impl Fn(&F) -> T + Send + Sync + 'a) -> Self {
+        LazyPerFile {
+            files,
+            cells: (0..files.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
+            make: Box::new(make),
+        }
+    }
+
+    /// File `i`'s value, without noting a read: for passes over all files, not for resolution.
+    pub(crate) fn untracked(&self, i: usize) -> &T {
+        self.cells[i].get_or_init(|| (self.make)(&self.files[i]))
+    }
+}
+
+impl<F, T> std::ops::Index<usize> for LazyPerFile<'_, F, T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        record(Dep::File(i as FileId));
+        self.untracked(i)
     }
 }

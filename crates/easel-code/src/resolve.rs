@@ -8,7 +8,7 @@
 //! the call stays unresolved with the callee as written: nothing is guessed.
 
 use crate::deps::{
-    Dep, DepKey, FileId, Ref, Table, Tracked, TrackedSlice, merge, record, tag, tracked,
+    Dep, DepKey, FileId, LazyPerFile, Ref, Table, TrackedSlice, merge, record, tag, tracked,
     tracked_merged,
 };
 use crate::extract::{DefKind, FileFacts, ImportKind, Seg};
@@ -130,7 +130,8 @@ struct FileIndex {
 /// [`crate::deps`]), so that an incremental build can tell which results an edit can change.
 pub(crate) struct Resolver<'a> {
     files: TrackedSlice<'a, FileFacts>,
-    idx: Tracked<FileIndex>,
+    /// Each file's index, built on first use.
+    idx: LazyPerFile<'a, FileFacts, FileIndex>,
     /// Python dotted module name → files.
     py_modules: Table<String, Vec<FileId>>,
     /// Path (relative, `/`) → file.
@@ -145,8 +146,8 @@ pub(crate) struct Resolver<'a> {
     global_funcs: Table<String, Vec<Ref>>,
     /// Java package / C# namespace → files.
     packages: Table<String, Vec<FileId>>,
-    /// Node ids of definitions, per file.
-    def_ids: Tracked<Vec<String>>,
+    /// Node ids of definitions, per file, made on first use.
+    def_ids: LazyPerFile<'a, FileFacts, Vec<String>>,
     /// Class → classes that name it as a base.
     subclasses: Table<Ref, Vec<Ref>>,
     /// Function → the call sites that reach it (file, call index, first parameter bound).
@@ -330,13 +331,10 @@ impl<'a> Resolver<'a> {
     /// Indexes every file and builds the global tables; resolves nothing yet.
     pub(crate) fn index(files: &'a [FileFacts]) -> Resolver<'a> {
         let init_dirs = init_dirs(files);
-        let idx: Vec<FileIndex> = files
-            .par_iter()
-            .map(|f| build_index(f, &init_dirs))
-            .collect();
+        let dirs = init_dirs.clone();
         let mut r = Resolver {
             files: TrackedSlice(files),
-            idx: Tracked(idx),
+            idx: LazyPerFile::new(files, move |f| build_index(f, &dirs)),
             py_modules: Table::new(tag::PY_MODULES),
             by_path: Table::new(tag::BY_PATH),
             by_dir: Table::new(tag::BY_DIR),
@@ -344,7 +342,7 @@ impl<'a> Resolver<'a> {
             global_classes: Table::new(tag::GLOBAL_CLASSES),
             global_funcs: Table::new(tag::GLOBAL_FUNCS),
             packages: Table::new(tag::PACKAGES),
-            def_ids: Tracked(Vec::new()),
+            def_ids: LazyPerFile::new(files, def_ids),
             subclasses: Table::new(tag::SUBCLASSES),
             callers: Table::new(tag::CALLERS),
             param_flow: false,
@@ -363,10 +361,10 @@ impl<'a> Resolver<'a> {
             r.by_dir.map.entry(dir_of(&f.path)).or_default().push(i);
             match f.lang {
                 Lang::Python => {
-                    let q = r.idx.0[i as usize].qualname.clone();
+                    let (q, _, aliases) = python_names(&f.path, &init_dirs);
                     r.py_modules.map.entry(q).or_default().push(i);
                     // The same file under its other names, for repos that import `src.pkg`.
-                    for a in python_names(&f.path, &init_dirs).2 {
+                    for a in aliases {
                         r.py_modules.map.entry(a).or_default().push(i);
                     }
                 }
@@ -415,7 +413,6 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        r.def_ids = Tracked(files.iter().map(def_ids).collect());
         let mut packages = Vec::new();
         for q in r.py_modules.map.keys() {
             let mut rest = q.as_str();
@@ -480,12 +477,8 @@ impl<'a> Resolver<'a> {
             if f.lang != Lang::Python {
                 continue;
             }
-            let mut rest = self.idx.0[fi].qualname.as_str();
-            while let Some((head, _)) = rest.rsplit_once('.') {
-                out[fi].push(head.dep(tag::PY_PACKAGES));
-                rest = head;
-            }
-            for a in python_names(&f.path, &init_dirs).2 {
+            let (q, _, aliases) = python_names(&f.path, &init_dirs);
+            for a in std::iter::once(q).chain(aliases) {
                 let mut rest = a.as_str();
                 while let Some((head, _)) = rest.rsplit_once('.') {
                     out[fi].push(head.dep(tag::PY_PACKAGES));
@@ -599,7 +592,7 @@ impl<'a> Resolver<'a> {
         {
             let fi = fi as usize;
             let f = &self.files.untracked()[fi];
-            let ix = &self.idx.untracked()[fi];
+            let ix = self.idx.untracked(fi);
             let mid = self.module_id(fi as FileId);
             nodes.push(Node {
                 id: mid.clone(),
