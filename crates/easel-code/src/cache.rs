@@ -4,7 +4,7 @@
 //! unchanged entries are written back without encoding them again.
 
 use crate::error::CodeError;
-use crate::extract::FileFacts;
+use crate::files::Files;
 use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -139,9 +139,11 @@ impl Cache {
         self.bytes.get(self.map.get(key)?.clone())
     }
 
-    /// The facts stored under `key`; a damaged entry is a miss.
-    pub(crate) fn get(&self, key: &[u8; 32]) -> Option<FileFacts> {
-        postcard::from_bytes(self.raw(key)?).ok()
+    /// The head of the facts stored under `key` and their encoded entry (decoded when read);
+    /// an entry whose head is damaged is a miss.
+    pub(crate) fn head(&self, key: &[u8; 32]) -> Option<(crate::files::Head, &[u8])> {
+        let raw = self.raw(key)?;
+        Some((crate::files::Head::decode(raw)?, raw))
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -157,11 +159,11 @@ impl Cache {
     }
 
     /// Whether any file's stamp differs from the recorded one (touched but unchanged files).
-    pub(crate) fn stale(&self, facts: &[FileFacts], stamps: &[Option<Stamp>]) -> bool {
+    pub(crate) fn stale(&self, facts: &Files, stamps: &[Option<Stamp>]) -> bool {
         facts
-            .iter()
+            .paths()
             .zip(stamps)
-            .any(|(f, st)| match (self.stamps.get(&f.path), st) {
+            .any(|(p, st)| match (self.stamps.get(p), st) {
                 (Some((old, _)), Some(new)) => old != new,
                 _ => true,
             })
@@ -174,7 +176,7 @@ impl Cache {
         old: &Cache,
         keys: &[[u8; 32]],
         stamps: &[Option<Stamp>],
-        facts: &[FileFacts],
+        facts: &Files,
     ) -> Result<(), CodeError> {
         let dir = root.join(CACHE_DIR);
         let io = |path: &Path, e: std::io::Error| CodeError::Io {
@@ -185,10 +187,10 @@ impl Cache {
         // New entries are encoded; the others are copied as they are.
         let fresh: Vec<Option<Vec<u8>>> = keys
             .iter()
-            .zip(facts)
-            .map(|(k, f)| match old.raw(k) {
+            .enumerate()
+            .map(|(i, k)| match old.raw(k) {
                 Some(_) => Ok(None),
-                None => postcard::to_stdvec(f).map(Some),
+                None => postcard::to_stdvec(facts.get(i)).map(Some),
             })
             .collect::<Result<_, _>>()
             .map_err(|e| io(&dir, std::io::Error::other(e)))?;
@@ -201,10 +203,10 @@ impl Cache {
             entries.push((*k, Raw(bytes)));
         }
         let stamps: Vec<(String, Stamp, [u8; 32])> = facts
-            .iter()
+            .paths()
             .zip(keys)
             .zip(stamps)
-            .filter_map(|((f, k), st)| Some((f.path.clone(), (*st)?, *k)))
+            .filter_map(|((p, k), st)| Some((p.to_string(), (*st)?, *k)))
             .collect();
         let mut stamp_bytes =
             postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
@@ -273,7 +275,7 @@ pub(crate) fn store_graph(
 const STATE_FILE: &str = "resolve.bin";
 /// The shape of the resolution state, checked with [`FORMAT`]: a state of another shape is
 /// not read (everything is resolved again, and the facts cache is kept).
-const STATE_FORMAT: &str = "state-2";
+const STATE_FORMAT: &str = "state-3";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
 /// damaged state is none (the build then resolves everything).

@@ -228,55 +228,29 @@ impl<K: Hash + Eq + DepKey, V> Table<K, V> {
     }
 }
 
-/// A borrowed per-file slice whose reads count as reads of the file.
-pub(crate) struct TrackedSlice<'a, T>(pub(crate) &'a [T]);
-
-impl<T> std::ops::Index<usize> for TrackedSlice<'_, T> {
-    type Output = T;
-    fn index(&self, i: usize) -> &T {
-        record(Dep::File(i as FileId));
-        &self.0[i]
-    }
-}
-
-impl<'a, T> TrackedSlice<'a, T> {
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Every element, without noting a read: for passes over all files, not for resolution.
-    pub(crate) fn untracked(&self) -> &'a [T] {
-        self.0
-    }
-}
-
 /// A per-file value worked out from the file's facts on first use (and then kept), whose reads
 /// count as reads of the file: files no resolution unit reads are never worked on.
-pub(crate) struct LazyPerFile<'a, F, T> {
-    files: &'a [F],
+pub(crate) struct LazyPerFile<'a, T> {
     cells: Vec<std::sync::OnceLock<T>>,
     #[allow(clippy::type_complexity)]
-    make: Box<dyn Fn(&F) -> T + Send + Sync + 'a>,
+    make: Box<dyn Fn(usize) -> T + Send + Sync + 'a>,
 }
 
-impl<'a, F, T> LazyPerFile<'a, F, T> {
-    pub(crate) fn new(files: &'a [F], make: impl Fn(&F) -> T + Send + Sync + 'a) -> Self {
+impl<'a, T> LazyPerFile<'a, T> {
+    pub(crate) fn new(n: usize, make: impl Fn(usize) -> T + Send + Sync + 'a) -> Self {
         LazyPerFile {
-            files,
-            cells: (0..files.len())
-                .map(|_| std::sync::OnceLock::new())
-                .collect(),
+            cells: (0..n).map(|_| std::sync::OnceLock::new()).collect(),
             make: Box::new(make),
         }
     }
 
     /// File `i`'s value, without noting a read: for passes over all files, not for resolution.
     pub(crate) fn untracked(&self, i: usize) -> &T {
-        self.cells[i].get_or_init(|| (self.make)(&self.files[i]))
+        self.cells[i].get_or_init(|| (self.make)(i))
     }
 }
 
-impl<F, T> std::ops::Index<usize> for LazyPerFile<'_, F, T> {
+impl<T> std::ops::Index<usize> for LazyPerFile<'_, T> {
     type Output = T;
     fn index(&self, i: usize) -> &T {
         record(Dep::File(i as FileId));

@@ -27,6 +27,7 @@ mod callgraph;
 mod deps;
 mod error;
 mod extract;
+mod files;
 pub mod hooks;
 mod impact;
 mod incremental;
@@ -58,8 +59,15 @@ use std::time::Instant;
 /// Files larger than this are skipped: generated bundles and data, not code to read.
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
-/// A file's facts, its cache key, and whether they came from the cache.
-type Loaded = (FileFacts, [u8; 32], bool, Option<cache::Stamp>);
+/// A file's head and facts (or their encoded entry), its cache key, and whether they came from
+/// the cache.
+type Loaded<'c> = (
+    files::Head,
+    files::Source<'c>,
+    [u8; 32],
+    bool,
+    Option<cache::Stamp>,
+);
 
 /// How to build the graph.
 #[derive(Default)]
@@ -213,7 +221,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let results: Vec<Result<Loaded, String>> = files
         .par_iter()
         .map(|(rel, lang)| {
-            let r = (|| {
+            let r = (|| -> Result<Loaded, String> {
                 let path = root.join(rel);
                 // A file whose size and modification time are those of the last run has the
                 // content hash of the last run: no need to read it again.
@@ -222,21 +230,28 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     .and_then(|m| cache::Stamp::of(&m));
                 // Timestamps are coarse: a file written in the last two seconds may have changed
                 // again without its stamp changing, so it is read (as git does for racy files).
+                // Cached facts are decoded when something reads them; their head now.
                 if let Some(st) = stamp
                     && st.older_than(settled)
                     && let Some(key) = cache.key_for(rel, st)
-                    && let Some(f) = cache.get(&key)
+                    && let Some((h, raw)) = cache.head(&key)
                 {
-                    return Ok((f, key, true, stamp));
+                    return Ok((h, files::Source::Raw(raw), key, true, stamp));
                 }
                 let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
                 let lang = &refine_lang(rel, *lang, &bytes);
                 let key = content_key(rel, *lang, &bytes);
-                if let Some(f) = cache.get(&key) {
-                    return Ok((f, key, true, stamp));
+                if let Some((h, raw)) = cache.head(&key) {
+                    return Ok((h, files::Source::Raw(raw), key, true, stamp));
                 }
                 let facts = extract::extract(*lang, rel, &bytes)?;
-                Ok((facts, key, false, stamp))
+                Ok((
+                    files::Head::of(&facts),
+                    files::Source::Facts(facts),
+                    key,
+                    false,
+                    stamp,
+                ))
             })();
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if let Some(p) = opts.progress {
@@ -245,7 +260,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             r
         })
         .collect();
-    let mut facts = Vec::with_capacity(results.len());
+    let mut items = Vec::with_capacity(results.len());
     let mut keys = Vec::with_capacity(results.len());
     let mut stats = BuildStats {
         files: total,
@@ -255,15 +270,15 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let mut stamps = Vec::with_capacity(total);
     for r in results {
         match r {
-            Ok((f, key, hit, stamp)) => {
+            Ok((h, f, key, hit, stamp)) => {
                 stamps.push(stamp);
-                stats.lines += u64::from(f.lines);
+                stats.lines += u64::from(h.lines);
                 if hit {
                     stats.cached += 1;
                 } else {
                     stats.parsed += 1;
                 }
-                facts.push(f);
+                items.push((h, f));
                 keys.push(key);
             }
             Err(e) => {
@@ -272,6 +287,14 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             }
         }
     }
+    // A cache entry whose head decodes but whose rest does not: parsed again when read.
+    let facts = files::Files::lazy(items, |h| {
+        std::fs::read(root.join(&h.path))
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| extract::extract(h.lang, &h.path, &bytes))
+            .or_else(|_| extract::extract(h.lang, &h.path, b""))
+            .unwrap_or_else(|e| panic!("no facts for {}: {e}", h.path))
+    });
     tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
     let unchanged = opts.use_cache
         && stats.parsed == 0
@@ -335,7 +358,8 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
 
 /// Build the graph from facts already extracted (tests, and callers with their own files).
 pub fn graph_from_facts(facts: &[FileFacts]) -> Graph {
-    resolve::Resolver::new(facts).into_graph()
+    let files = files::Files::of_slice(facts);
+    resolve::Resolver::new(&files).into_graph()
 }
 
 /// Build the graph from in-memory files `(path, source)`; files of unknown languages are
@@ -436,8 +460,8 @@ fn refine_lang(rel: &str, lang: Lang, bytes: &[u8]) -> Lang {
 }
 
 /// A digest of every file's path and content key, in order.
-fn inputs_digest(facts: &[FileFacts], keys: &[[u8; 32]]) -> [u8; 32] {
-    digest_of(facts.iter().map(|f| f.path.as_str()).zip(keys))
+fn inputs_digest(facts: &files::Files, keys: &[[u8; 32]]) -> [u8; 32] {
+    digest_of(facts.paths().zip(keys))
 }
 
 fn digest_of<'a>(inputs: impl Iterator<Item = (&'a str, &'a [u8; 32])>) -> [u8; 32] {
