@@ -237,11 +237,24 @@ struct KeptGraph {
 /// The graph the last run resolved, when it was resolved from exactly these inputs.
 pub(crate) fn load_graph(root: &Path, digest: &[u8; 32]) -> Option<(crate::model::Graph, u64)> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
-    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+    // The digest first: a graph of other inputs is not decoded.
+    if !matches!(postcard::take_from_bytes::<(String, [u8; 32])>(&bytes),
+        Ok(((f, d), _)) if f == FORMAT && d == *digest)
+    {
         return None;
     }
     let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
     (kept.digest == *digest).then_some((kept.graph, kept.lines))
+}
+
+/// The graph the last run kept, whatever its inputs, with their digest.
+pub(crate) fn load_any_graph(root: &Path) -> Option<([u8; 32], crate::model::Graph)> {
+    let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
+    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+        return None;
+    }
+    let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
+    Some((kept.digest, kept.graph))
 }
 
 /// Keeps the graph resolved from the inputs with this digest.

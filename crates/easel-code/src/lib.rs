@@ -315,10 +315,12 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             // Only what the changes can reach is resolved again. The state is of use only
             // with the graph it was kept with (a crash between writing the two leaves them
             // apart, and then everything is resolved again).
-            let old = cache::load_state(root).and_then(|s| {
-                let (g, _) = cache::load_graph(root, &s.graph)?;
-                Some((s, g))
-            });
+            // Read side by side; the graph must be the one the state was kept with.
+            let old = match rayon::join(|| cache::load_state(root), || cache::load_any_graph(root))
+            {
+                (Some(s), Some((d, g))) if d == s.graph => Some((s, g)),
+                _ => None,
+            };
             tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
             let (g, state, reuse) = incremental::resolve(&facts, &keys, digest, old);
             stats.resolved = reuse.pass2_redone;
