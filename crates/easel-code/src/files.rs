@@ -40,7 +40,7 @@ impl Head {
 /// Where a file's facts come from.
 pub(crate) enum Source<'c> {
     /// Parsed in this run (or decoded already).
-    Facts(FileFacts),
+    Facts(Box<FileFacts>),
     /// An encoded cache entry, decoded on first use.
     Raw(&'c [u8]),
 }
@@ -82,7 +82,7 @@ impl<'c> Files<'c> {
             heads.push(h);
             match s {
                 Source::Facts(f) => {
-                    cells.push(OnceLock::from(f));
+                    cells.push(OnceLock::from(*f));
                     raw.push(&[][..]);
                 }
                 Source::Raw(r) => {

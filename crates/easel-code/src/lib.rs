@@ -247,7 +247,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                 let facts = extract::extract(*lang, rel, &bytes)?;
                 Ok((
                     files::Head::of(&facts),
-                    files::Source::Facts(facts),
+                    files::Source::Facts(Box::new(facts)),
                     key,
                     false,
                     stamp,
