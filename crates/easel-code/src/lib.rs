@@ -59,15 +59,24 @@ use std::time::Instant;
 /// Files larger than this are skipped: generated bundles and data, not code to read.
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
-/// A file's head and facts (or their encoded entry), its cache key, and whether they came from
-/// the cache.
-type Loaded<'c> = (
-    files::Head,
-    files::Source<'c>,
-    [u8; 32],
-    bool,
-    Option<cache::Stamp>,
-);
+/// A file's cached facts (head and encoded entry), or its bytes to parse; its cache key and
+/// stamp.
+type Loaded<'c> = (Got<'c>, [u8; 32], Option<cache::Stamp>);
+
+enum Got<'c> {
+    Cached(files::Head, &'c [u8]),
+    Parse(Vec<u8>, Lang),
+}
+
+/// The resolution state of the last build with the graph it was kept with (read side by side):
+/// the state is of use only with that graph (a crash between writing the two leaves them
+/// apart, and then everything is resolved again).
+fn load_old(root: &Path) -> Option<(incremental::State, Graph)> {
+    match rayon::join(|| cache::load_state(root), || cache::load_any_graph(root)) {
+        (Some(s), Some((d, g))) if d == s.graph => Some((s, g)),
+        _ => None,
+    }
+}
 
 /// How to build the graph.
 #[derive(Default)]
@@ -236,30 +245,52 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     && let Some(key) = cache.key_for(rel, st)
                     && let Some((h, raw)) = cache.head(&key)
                 {
-                    return Ok((h, files::Source::Raw(raw), key, true, stamp));
+                    return Ok((Got::Cached(h, raw), key, stamp));
                 }
                 let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
-                let lang = &refine_lang(rel, *lang, &bytes);
-                let key = content_key(rel, *lang, &bytes);
+                let lang = refine_lang(rel, *lang, &bytes);
+                let key = content_key(rel, lang, &bytes);
                 if let Some((h, raw)) = cache.head(&key) {
-                    return Ok((h, files::Source::Raw(raw), key, true, stamp));
+                    return Ok((Got::Cached(h, raw), key, stamp));
                 }
-                let facts = extract::extract(*lang, rel, &bytes)?;
-                Ok((
-                    files::Head::of(&facts),
-                    files::Source::Facts(Box::new(facts)),
-                    key,
-                    false,
-                    stamp,
-                ))
+                Ok((Got::Parse(bytes, lang), key, stamp))
             })();
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if let Some(p) = opts.progress {
-                p(n, total);
+            if !matches!(r, Ok((Got::Parse(..), ..))) {
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if let Some(p) = opts.progress {
+                    p(n, total);
+                }
             }
             r
         })
         .collect();
+    // The files to parse are parsed while the last build's state and graph are read (compiling
+    // a language's query alone takes ~10 ms): when some file changed, they are needed.
+    let to_parse: Vec<usize> = (0..results.len())
+        .filter(|&i| matches!(results[i], Ok((Got::Parse(..), ..))))
+        .collect();
+    let (parsed, preloaded) = rayon::join(
+        || {
+            to_parse
+                .par_iter()
+                .map(|&i| {
+                    let r = match &results[i] {
+                        Ok((Got::Parse(bytes, lang), ..)) => {
+                            extract::extract(*lang, &files[i].0, bytes)
+                        }
+                        _ => Err(String::new()),
+                    };
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if let Some(p) = opts.progress {
+                        p(n, total);
+                    }
+                    r
+                })
+                .collect::<Vec<_>>()
+        },
+        || (opts.use_cache && !to_parse.is_empty()).then(|| load_old(root)),
+    );
+    let mut parsed = parsed.into_iter();
     let mut items = Vec::with_capacity(results.len());
     let mut keys = Vec::with_capacity(results.len());
     let mut stats = BuildStats {
@@ -269,15 +300,24 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let mut problems = Vec::new();
     let mut stamps = Vec::with_capacity(total);
     for r in results {
+        let r = r.and_then(|(got, key, stamp)| {
+            let (h, f) = match got {
+                Got::Cached(h, raw) => {
+                    stats.cached += 1;
+                    (h, files::Source::Raw(raw))
+                }
+                Got::Parse(..) => {
+                    let f = parsed.next().unwrap_or_else(|| Err(String::new()))?;
+                    stats.parsed += 1;
+                    (files::Head::of(&f), files::Source::Facts(Box::new(f)))
+                }
+            };
+            Ok((h, f, key, stamp))
+        });
         match r {
-            Ok((h, f, key, hit, stamp)) => {
+            Ok((h, f, key, stamp)) => {
                 stamps.push(stamp);
                 stats.lines += u64::from(h.lines);
-                if hit {
-                    stats.cached += 1;
-                } else {
-                    stats.parsed += 1;
-                }
                 items.push((h, f));
                 keys.push(key);
             }
@@ -315,12 +355,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             // Only what the changes can reach is resolved again. The state is of use only
             // with the graph it was kept with (a crash between writing the two leaves them
             // apart, and then everything is resolved again).
-            // Read side by side; the graph must be the one the state was kept with.
-            let old = match rayon::join(|| cache::load_state(root), || cache::load_any_graph(root))
-            {
-                (Some(s), Some((d, g))) if d == s.graph => Some((s, g)),
-                _ => None,
-            };
+            let old = preloaded.unwrap_or_else(|| load_old(root));
             tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
             let (g, state, reuse) = incremental::resolve(&facts, &keys, digest, old);
             stats.resolved = reuse.pass2_redone;
