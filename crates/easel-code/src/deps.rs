@@ -1,10 +1,11 @@
 //! What a piece of resolution read, so that an incremental build knows what to redo.
 //!
-//! Resolution reads facts of files (through [`Tracked`]) and probes global tables by key
-//! (through [`Table`]); both note what they read in the innermost open frame of the current
-//! thread. A frame is opened around each unit of work ([`tracked`]) and around each memoized
-//! value, whose reads are stored with it and replayed on every hit ([`merge`]): a unit that
-//! reuses a value computed for another unit depends on what that value read.
+//! Resolution reads facts of files (through [`crate::files::TrackedFiles`] and
+//! [`LazyPerFile`]) and probes global tables by key (through [`Table`]); both note what they
+//! read in the innermost open frame of the current thread. A frame is opened around each unit
+//! of work ([`tracked`]) and around each memoized value, whose reads are stored with it and
+//! replayed on every hit ([`merge`]): a unit that reuses a value computed for another unit
+//! depends on what that value read.
 //!
 //! Absent keys matter as much as present ones: a file that adds a class named `Foo` changes
 //! every lookup of `Foo` that found nothing before, so a probe records its key whether or not
