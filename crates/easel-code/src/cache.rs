@@ -287,7 +287,10 @@ pub(crate) fn store_graph(
 }
 const STATE_FILE: &str = "resolve.bin";
 /// The shape of the resolution state, checked with [`FORMAT`]: a state of another shape is
-/// not read (everything is resolved again, and the facts cache is kept).
+/// not read (everything is resolved again, and the facts cache is kept). Bumped too when the
+/// resolver's rules change what a unit returns or what `resolve::summarize` makes of a file
+/// (a new global table, other names in `py_used`, ...): kept results and summaries of
+/// unchanged files are reused as they are.
 const STATE_FORMAT: &str = "state-3";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
