@@ -4,7 +4,7 @@
 //! unchanged entries are written back without encoding them again.
 
 use crate::error::CodeError;
-use crate::extract::FileFacts;
+use crate::files::Files;
 use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -12,7 +12,9 @@ use std::path::Path;
 /// Where the cache lives, relative to the repository root.
 pub const CACHE_DIR: &str = ".codecanvas/cache";
 /// Bumped whenever the facts or the queries change shape, so that old entries are not read.
-pub(crate) const FORMAT: &str = "easel-code-facts-20";
+/// The suffix is a fingerprint of the extraction and resolution code (`build.rs`): a build
+/// with other rules starts from scratch even if the number was not bumped.
+pub(crate) const FORMAT: &str = concat!("easel-code-facts-20+", env!("EASEL_CODE_RULES"));
 const FILE: &str = "facts.bin";
 /// The stamps alone, so that a build with nothing changed reads neither the facts nor the state.
 const STAMPS_FILE: &str = "stamps.bin";
@@ -139,9 +141,11 @@ impl Cache {
         self.bytes.get(self.map.get(key)?.clone())
     }
 
-    /// The facts stored under `key`; a damaged entry is a miss.
-    pub(crate) fn get(&self, key: &[u8; 32]) -> Option<FileFacts> {
-        postcard::from_bytes(self.raw(key)?).ok()
+    /// The head of the facts stored under `key` and their encoded entry (decoded when read);
+    /// an entry whose head is damaged is a miss.
+    pub(crate) fn head(&self, key: &[u8; 32]) -> Option<(crate::files::Head, &[u8])> {
+        let raw = self.raw(key)?;
+        Some((crate::files::Head::decode(raw)?, raw))
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -157,11 +161,11 @@ impl Cache {
     }
 
     /// Whether any file's stamp differs from the recorded one (touched but unchanged files).
-    pub(crate) fn stale(&self, facts: &[FileFacts], stamps: &[Option<Stamp>]) -> bool {
+    pub(crate) fn stale(&self, facts: &Files, stamps: &[Option<Stamp>]) -> bool {
         facts
-            .iter()
+            .paths()
             .zip(stamps)
-            .any(|(f, st)| match (self.stamps.get(&f.path), st) {
+            .any(|(p, st)| match (self.stamps.get(p), st) {
                 (Some((old, _)), Some(new)) => old != new,
                 _ => true,
             })
@@ -174,7 +178,7 @@ impl Cache {
         old: &Cache,
         keys: &[[u8; 32]],
         stamps: &[Option<Stamp>],
-        facts: &[FileFacts],
+        facts: &Files,
     ) -> Result<(), CodeError> {
         let dir = root.join(CACHE_DIR);
         let io = |path: &Path, e: std::io::Error| CodeError::Io {
@@ -185,10 +189,10 @@ impl Cache {
         // New entries are encoded; the others are copied as they are.
         let fresh: Vec<Option<Vec<u8>>> = keys
             .iter()
-            .zip(facts)
-            .map(|(k, f)| match old.raw(k) {
+            .enumerate()
+            .map(|(i, k)| match old.raw(k) {
                 Some(_) => Ok(None),
-                None => postcard::to_stdvec(f).map(Some),
+                None => postcard::to_stdvec(facts.get(i)).map(Some),
             })
             .collect::<Result<_, _>>()
             .map_err(|e| io(&dir, std::io::Error::other(e)))?;
@@ -201,10 +205,10 @@ impl Cache {
             entries.push((*k, Raw(bytes)));
         }
         let stamps: Vec<(String, Stamp, [u8; 32])> = facts
-            .iter()
+            .paths()
             .zip(keys)
             .zip(stamps)
-            .filter_map(|((f, k), st)| Some((f.path.clone(), (*st)?, *k)))
+            .filter_map(|((p, k), st)| Some((p.to_string(), (*st)?, *k)))
             .collect();
         let mut stamp_bytes =
             postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
@@ -235,11 +239,24 @@ struct KeptGraph {
 /// The graph the last run resolved, when it was resolved from exactly these inputs.
 pub(crate) fn load_graph(root: &Path, digest: &[u8; 32]) -> Option<(crate::model::Graph, u64)> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
-    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+    // The digest first: a graph of other inputs is not decoded.
+    if !matches!(postcard::take_from_bytes::<(String, [u8; 32])>(&bytes),
+        Ok(((f, d), _)) if f == FORMAT && d == *digest)
+    {
         return None;
     }
     let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
     (kept.digest == *digest).then_some((kept.graph, kept.lines))
+}
+
+/// The graph the last run kept, whatever its inputs, with their digest.
+pub(crate) fn load_any_graph(root: &Path) -> Option<([u8; 32], crate::model::Graph)> {
+    let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
+    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+        return None;
+    }
+    let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
+    Some((kept.digest, kept.graph))
 }
 
 /// Keeps the graph resolved from the inputs with this digest.
@@ -272,8 +289,11 @@ pub(crate) fn store_graph(
 }
 const STATE_FILE: &str = "resolve.bin";
 /// The shape of the resolution state, checked with [`FORMAT`]: a state of another shape is
-/// not read (everything is resolved again, and the facts cache is kept).
-const STATE_FORMAT: &str = "state-2";
+/// not read (everything is resolved again, and the facts cache is kept). Bumped too when the
+/// resolver's rules change what a unit returns or what `resolve::summarize` makes of a file
+/// (a new global table, other names in `py_used`, ...): kept results and summaries of
+/// unchanged files are reused as they are.
+const STATE_FORMAT: &str = "state-3";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
 /// damaged state is none (the build then resolves everything).

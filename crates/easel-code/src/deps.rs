@@ -1,10 +1,11 @@
 //! What a piece of resolution read, so that an incremental build knows what to redo.
 //!
-//! Resolution reads facts of files (through [`Tracked`]) and probes global tables by key
-//! (through [`Table`]); both note what they read in the innermost open frame of the current
-//! thread. A frame is opened around each unit of work ([`tracked`]) and around each memoized
-//! value, whose reads are stored with it and replayed on every hit ([`merge`]): a unit that
-//! reuses a value computed for another unit depends on what that value read.
+//! Resolution reads facts of files (through [`crate::files::TrackedFiles`] and
+//! [`LazyPerFile`]) and probes global tables by key (through [`Table`]); both note what they
+//! read in the innermost open frame of the current thread. A frame is opened around each unit
+//! of work ([`tracked`]) and around each memoized value, whose reads are stored with it and
+//! replayed on every hit ([`merge`]): a unit that reuses a value computed for another unit
+//! depends on what that value read.
 //!
 //! Absent keys matter as much as present ones: a file that adds a class named `Foo` changes
 //! every lookup of `Foo` that found nothing before, so a probe records its key whether or not
@@ -151,24 +152,6 @@ pub(crate) fn tracked_merged<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
     (v, deps)
 }
 
-/// A per-file vector whose reads count as reads of the file.
-pub(crate) struct Tracked<T>(pub(crate) Vec<T>);
-
-impl<T> std::ops::Index<usize> for Tracked<T> {
-    type Output = T;
-    fn index(&self, i: usize) -> &T {
-        record(Dep::File(i as FileId));
-        &self.0[i]
-    }
-}
-
-impl<T> Tracked<T> {
-    /// Every element, without noting a read: for passes over all files, not for resolution.
-    pub(crate) fn untracked(&self) -> &[T] {
-        &self.0
-    }
-}
-
 /// How a table's key becomes a [`Dep`].
 pub(crate) trait DepKey {
     fn dep(&self, tag: u8) -> Dep;
@@ -246,24 +229,32 @@ impl<K: Hash + Eq + DepKey, V> Table<K, V> {
     }
 }
 
-/// A borrowed per-file slice whose reads count as reads of the file.
-pub(crate) struct TrackedSlice<'a, T>(pub(crate) &'a [T]);
+/// A per-file value worked out from the file's facts on first use (and then kept), whose reads
+/// count as reads of the file: files no resolution unit reads are never worked on.
+pub(crate) struct LazyPerFile<'a, T> {
+    cells: Vec<std::sync::OnceLock<T>>,
+    #[allow(clippy::type_complexity)]
+    make: Box<dyn Fn(usize) -> T + Send + Sync + 'a>,
+}
 
-impl<T> std::ops::Index<usize> for TrackedSlice<'_, T> {
-    type Output = T;
-    fn index(&self, i: usize) -> &T {
-        record(Dep::File(i as FileId));
-        &self.0[i]
+impl<'a, T> LazyPerFile<'a, T> {
+    pub(crate) fn new(n: usize, make: impl Fn(usize) -> T + Send + Sync + 'a) -> Self {
+        LazyPerFile {
+            cells: (0..n).map(|_| std::sync::OnceLock::new()).collect(),
+            make: Box::new(make),
+        }
+    }
+
+    /// File `i`'s value, without noting a read: for passes over all files, not for resolution.
+    pub(crate) fn untracked(&self, i: usize) -> &T {
+        self.cells[i].get_or_init(|| (self.make)(i))
     }
 }
 
-impl<'a, T> TrackedSlice<'a, T> {
-    pub(crate) fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Every element, without noting a read: for passes over all files, not for resolution.
-    pub(crate) fn untracked(&self) -> &'a [T] {
-        self.0
+impl<T> std::ops::Index<usize> for LazyPerFile<'_, T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        record(Dep::File(i as FileId));
+        self.untracked(i)
     }
 }

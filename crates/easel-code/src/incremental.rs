@@ -17,9 +17,9 @@
 //! entries in the same order.
 
 use crate::deps::{Dep, FileId, Ref, file_key, ref_key, tag};
-use crate::extract::FileFacts;
+use crate::files::Files;
 use crate::model::{Edge, Graph, Node, Unresolved};
-use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver};
+use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver, Summary, summarize};
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,9 @@ pub(crate) struct State {
 #[derive(Serialize, Deserialize, Default, Clone)]
 struct FileState {
     contrib: Vec<u64>,
+    /// What the file adds to the global tables: they are built from these, so that the facts
+    /// of unchanged files need not be decoded.
+    summary: Summary,
     bases: Vec<(u32, Vec<Ref>)>,
     bases_deps: Vec<u64>,
     imports: Vec<Vec<FileId>>,
@@ -162,28 +165,75 @@ impl Plan<'_> {
 /// Resolves `facts` (with content `keys`), reusing `old` (the last state and the graph kept
 /// with it) where its results still hold, and returns the graph and the state for the next
 /// build, whose graph digest is `digest`.
-pub(crate) fn resolve(
-    facts: &[FileFacts],
+pub(crate) fn resolve<'a>(
+    facts: &'a Files<'a>,
     keys: &[[u8; 32]],
     digest: [u8; 32],
     old: Option<(State, Graph)>,
 ) -> (Graph, State, Reuse) {
     let t = std::time::Instant::now();
-    let (old, mut pieces) = match old.and_then(|(s, g)| {
+    let (mut old, mut pieces) = match old.and_then(|(s, g)| {
         let p = cut(&s, g)?;
         Some((s, p))
     }) {
         Some((s, p)) => (Some(s), p),
         None => (None, Vec::new()),
     };
-    let old = old.as_ref();
-    let mut r = Resolver::index(facts);
     let n = facts.len();
     let mut init: Vec<String> = crate::resolve::init_dirs(facts)
         .into_iter()
         .map(str::to_string)
         .collect();
     init.sort();
+    // The summaries of unchanged files are the kept ones (moved out of the old state): only
+    // changed and new files' facts are decoded for the tables.
+    let mut kept_summaries: Vec<Option<Summary>> = Vec::new();
+    let mut old_ids: HashMap<&str, usize> = HashMap::default();
+    if let Some(o) = &mut old
+        && o.init_dirs == init
+        && o.files.len() == o.paths.len()
+    {
+        kept_summaries = o
+            .files
+            .iter_mut()
+            .map(|f| Some(std::mem::take(&mut f.summary)))
+            .collect();
+    }
+    if let Some(o) = &old
+        && !kept_summaries.is_empty()
+    {
+        old_ids = o
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.as_str(), i))
+            .collect();
+    }
+    let from_old: Vec<Option<usize>> = (0..n)
+        .map(|fi| {
+            let o = *old_ids.get(facts.path(fi))?;
+            let old = old.as_ref()?;
+            (old.keys.get(o) == keys.get(fi)).then_some(o)
+        })
+        .collect();
+    let mut summaries: Vec<Option<Summary>> = from_old
+        .iter()
+        .map(|o| o.and_then(|o| kept_summaries.get_mut(o).and_then(Option::take)))
+        .collect();
+    let missing: Vec<usize> = (0..n).filter(|&fi| summaries[fi].is_none()).collect();
+    let fresh: Vec<(usize, Summary)> = missing
+        .into_par_iter()
+        .map(|fi| (fi, summarize(facts.get(fi))))
+        .collect();
+    for (fi, s) in fresh {
+        summaries[fi] = Some(s);
+    }
+    let summaries: Vec<Summary> = summaries
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect();
+    let old = old.as_ref();
+    let mut r = Resolver::index(facts, &summaries);
     let contrib = r.contributions();
     let mut plan = old
         .filter(|o| o.init_dirs == init && o.files.len() == o.paths.len())
@@ -366,6 +416,7 @@ pub(crate) fn resolve(
     let mut pass1_deps = pass1_deps.into_iter();
     let mut first = first.into_iter();
     let mut file_bases = file_bases.into_iter();
+    let mut summaries = summaries.into_iter();
     for (fi, ((edges, pass2_deps, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
         let old_fi = plan.as_ref().and_then(|p| p.same[fi]);
         let mut kept = old_fi
@@ -380,6 +431,7 @@ pub(crate) fn resolve(
         }
         files.push(FileState {
             contrib,
+            summary: summaries.next().unwrap_or_default(),
             bases: file_bases.next().map(|b| b.0).unwrap_or_default(),
             bases_deps: bases_deps.next().unwrap_or_default(),
             imports: import_lists.next().unwrap_or_default(),
@@ -400,12 +452,13 @@ pub(crate) fn resolve(
     }
     let state = State {
         graph: digest,
-        paths: facts.iter().map(|f| f.path.clone()).collect(),
+        paths: facts.paths().map(str::to_string).collect(),
         keys: keys.to_vec(),
         init_dirs: init,
         files,
     };
-    tracing::debug!(ms = t.elapsed().as_millis(), "assembled");
+    let decoded = (0..n).filter(|&i| facts.is_decoded(i)).count();
+    tracing::debug!(ms = t.elapsed().as_millis(), decoded, "assembled");
     (graph, state, reuse)
 }
 
@@ -462,26 +515,22 @@ fn remap_pass1(p: &Plan, c: &Pass1) -> Option<Pass1> {
 
 impl Plan<'_> {
     /// The paths of this build, indexed by new file id (for signatures of new results).
-    fn new_paths(&self, facts: &[FileFacts]) -> Vec<String> {
-        facts.iter().map(|f| f.path.clone()).collect()
+    fn new_paths(&self, facts: &Files) -> Vec<String> {
+        facts.paths().map(str::to_string).collect()
     }
 
     /// The old file with the same path as new file `fi`, changed or not.
-    fn same_path(&self, fi: usize, facts: &[FileFacts]) -> Option<usize> {
+    fn same_path(&self, fi: usize, facts: &Files) -> Option<usize> {
+        let path = facts.path(fi);
         self.old
             .paths
-            .binary_search(&facts[fi].path)
+            .binary_search_by(|p| p.as_str().cmp(path))
             .ok()
-            .or_else(|| self.old.paths.iter().position(|p| *p == facts[fi].path))
+            .or_else(|| self.old.paths.iter().position(|p| p == path))
     }
 }
 
-fn plan<'s>(
-    old: &'s State,
-    facts: &[FileFacts],
-    keys: &[[u8; 32]],
-    contrib: &[Vec<u64>],
-) -> Plan<'s> {
+fn plan<'s>(old: &'s State, facts: &Files, keys: &[[u8; 32]], contrib: &[Vec<u64>]) -> Plan<'s> {
     let old_ids: HashMap<&str, usize> = old
         .paths
         .iter()
@@ -493,8 +542,8 @@ fn plan<'s>(
     let mut dirty = HashSet::default();
     let mut kept = vec![false; old.paths.len()];
     let mut set_changed = false;
-    for (fi, f) in facts.iter().enumerate() {
-        match old_ids.get(f.path.as_str()) {
+    for (fi, path) in facts.paths().enumerate() {
+        match old_ids.get(path) {
             Some(&o) if old.keys.get(o) == keys.get(fi) => {
                 same[fi] = Some(o);
                 remap[o] = Some(fi as FileId);
@@ -504,13 +553,13 @@ fn plan<'s>(
                 if found.is_none() {
                     set_changed = true;
                 }
-                dirty.insert(file_key(&f.path));
+                dirty.insert(file_key(path));
                 dirty.extend(contrib[fi].iter().copied());
             }
         }
     }
     let mut gone_or_changed = Vec::new();
-    let new_paths: HashSet<&str> = facts.iter().map(|f| f.path.as_str()).collect();
+    let new_paths: HashSet<&str> = facts.paths().collect();
     for (o, k) in kept.iter().enumerate() {
         if *k {
             continue;

@@ -27,6 +27,7 @@ mod callgraph;
 mod deps;
 mod error;
 mod extract;
+mod files;
 pub mod hooks;
 mod impact;
 mod incremental;
@@ -58,8 +59,24 @@ use std::time::Instant;
 /// Files larger than this are skipped: generated bundles and data, not code to read.
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
-/// A file's facts, its cache key, and whether they came from the cache.
-type Loaded = (FileFacts, [u8; 32], bool, Option<cache::Stamp>);
+/// A file's cached facts (head and encoded entry), or its bytes to parse; its cache key and
+/// stamp.
+type Loaded<'c> = (Got<'c>, [u8; 32], Option<cache::Stamp>);
+
+enum Got<'c> {
+    Cached(files::Head, &'c [u8]),
+    Parse(Vec<u8>, Lang),
+}
+
+/// The resolution state of the last build with the graph it was kept with (read side by side):
+/// the state is of use only with that graph (a crash between writing the two leaves them
+/// apart, and then everything is resolved again).
+fn load_old(root: &Path) -> Option<(incremental::State, Graph)> {
+    match rayon::join(|| cache::load_state(root), || cache::load_any_graph(root)) {
+        (Some(s), Some((d, g))) if d == s.graph => Some((s, g)),
+        _ => None,
+    }
+}
 
 /// How to build the graph.
 #[derive(Default)]
@@ -213,7 +230,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let results: Vec<Result<Loaded, String>> = files
         .par_iter()
         .map(|(rel, lang)| {
-            let r = (|| {
+            let r = (|| -> Result<Loaded, String> {
                 let path = root.join(rel);
                 // A file whose size and modification time are those of the last run has the
                 // content hash of the last run: no need to read it again.
@@ -222,30 +239,59 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     .and_then(|m| cache::Stamp::of(&m));
                 // Timestamps are coarse: a file written in the last two seconds may have changed
                 // again without its stamp changing, so it is read (as git does for racy files).
+                // Cached facts are decoded when something reads them; their head now.
                 if let Some(st) = stamp
                     && st.older_than(settled)
                     && let Some(key) = cache.key_for(rel, st)
-                    && let Some(f) = cache.get(&key)
+                    && let Some((h, raw)) = cache.head(&key)
                 {
-                    return Ok((f, key, true, stamp));
+                    return Ok((Got::Cached(h, raw), key, stamp));
                 }
                 let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
-                let lang = &refine_lang(rel, *lang, &bytes);
-                let key = content_key(rel, *lang, &bytes);
-                if let Some(f) = cache.get(&key) {
-                    return Ok((f, key, true, stamp));
+                let lang = refine_lang(rel, *lang, &bytes);
+                let key = content_key(rel, lang, &bytes);
+                if let Some((h, raw)) = cache.head(&key) {
+                    return Ok((Got::Cached(h, raw), key, stamp));
                 }
-                let facts = extract::extract(*lang, rel, &bytes)?;
-                Ok((facts, key, false, stamp))
+                Ok((Got::Parse(bytes, lang), key, stamp))
             })();
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if let Some(p) = opts.progress {
-                p(n, total);
+            if !matches!(r, Ok((Got::Parse(..), ..))) {
+                let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if let Some(p) = opts.progress {
+                    p(n, total);
+                }
             }
             r
         })
         .collect();
-    let mut facts = Vec::with_capacity(results.len());
+    // The files to parse are parsed while the last build's state and graph are read (compiling
+    // a language's query alone takes ~10 ms): when some file changed, they are needed.
+    let to_parse: Vec<usize> = (0..results.len())
+        .filter(|&i| matches!(results[i], Ok((Got::Parse(..), ..))))
+        .collect();
+    let (parsed, preloaded) = rayon::join(
+        || {
+            to_parse
+                .par_iter()
+                .map(|&i| {
+                    let r = match &results[i] {
+                        Ok((Got::Parse(bytes, lang), ..)) => {
+                            extract::extract(*lang, &files[i].0, bytes)
+                        }
+                        _ => Err(String::new()),
+                    };
+                    let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if let Some(p) = opts.progress {
+                        p(n, total);
+                    }
+                    r
+                })
+                .collect::<Vec<_>>()
+        },
+        || (opts.use_cache && !to_parse.is_empty()).then(|| load_old(root)),
+    );
+    let mut parsed = parsed.into_iter();
+    let mut items = Vec::with_capacity(results.len());
     let mut keys = Vec::with_capacity(results.len());
     let mut stats = BuildStats {
         files: total,
@@ -254,16 +300,25 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     let mut problems = Vec::new();
     let mut stamps = Vec::with_capacity(total);
     for r in results {
-        match r {
-            Ok((f, key, hit, stamp)) => {
-                stamps.push(stamp);
-                stats.lines += u64::from(f.lines);
-                if hit {
+        let r = r.and_then(|(got, key, stamp)| {
+            let (h, f) = match got {
+                Got::Cached(h, raw) => {
                     stats.cached += 1;
-                } else {
-                    stats.parsed += 1;
+                    (h, files::Source::Raw(raw))
                 }
-                facts.push(f);
+                Got::Parse(..) => {
+                    let f = parsed.next().unwrap_or_else(|| Err(String::new()))?;
+                    stats.parsed += 1;
+                    (files::Head::of(&f), files::Source::Facts(Box::new(f)))
+                }
+            };
+            Ok((h, f, key, stamp))
+        });
+        match r {
+            Ok((h, f, key, stamp)) => {
+                stamps.push(stamp);
+                stats.lines += u64::from(h.lines);
+                items.push((h, f));
                 keys.push(key);
             }
             Err(e) => {
@@ -272,6 +327,14 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             }
         }
     }
+    // A cache entry whose head decodes but whose rest does not: parsed again when read.
+    let facts = files::Files::lazy(items, |h| {
+        std::fs::read(root.join(&h.path))
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| extract::extract(h.lang, &h.path, &bytes))
+            .or_else(|_| extract::extract(h.lang, &h.path, b""))
+            .unwrap_or_else(|e| panic!("no facts for {}: {e}", h.path))
+    });
     tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
     let unchanged = opts.use_cache
         && stats.parsed == 0
@@ -292,10 +355,7 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
             // Only what the changes can reach is resolved again. The state is of use only
             // with the graph it was kept with (a crash between writing the two leaves them
             // apart, and then everything is resolved again).
-            let old = cache::load_state(root).and_then(|s| {
-                let (g, _) = cache::load_graph(root, &s.graph)?;
-                Some((s, g))
-            });
+            let old = preloaded.unwrap_or_else(|| load_old(root));
             tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
             let (g, state, reuse) = incremental::resolve(&facts, &keys, digest, old);
             stats.resolved = reuse.pass2_redone;
@@ -335,7 +395,8 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
 
 /// Build the graph from facts already extracted (tests, and callers with their own files).
 pub fn graph_from_facts(facts: &[FileFacts]) -> Graph {
-    resolve::Resolver::new(facts).into_graph()
+    let files = files::Files::of_slice(facts);
+    resolve::Resolver::new(&files).into_graph()
 }
 
 /// Build the graph from in-memory files `(path, source)`; files of unknown languages are
@@ -436,8 +497,8 @@ fn refine_lang(rel: &str, lang: Lang, bytes: &[u8]) -> Lang {
 }
 
 /// A digest of every file's path and content key, in order.
-fn inputs_digest(facts: &[FileFacts], keys: &[[u8; 32]]) -> [u8; 32] {
-    digest_of(facts.iter().map(|f| f.path.as_str()).zip(keys))
+fn inputs_digest(facts: &files::Files, keys: &[[u8; 32]]) -> [u8; 32] {
+    digest_of(facts.paths().zip(keys))
 }
 
 fn digest_of<'a>(inputs: impl Iterator<Item = (&'a str, &'a [u8; 32])>) -> [u8; 32] {

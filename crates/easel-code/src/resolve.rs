@@ -8,10 +8,10 @@
 //! the call stays unresolved with the callee as written: nothing is guessed.
 
 use crate::deps::{
-    Dep, DepKey, FileId, Ref, Table, Tracked, TrackedSlice, merge, record, tag, tracked,
-    tracked_merged,
+    Dep, DepKey, FileId, LazyPerFile, Ref, Table, merge, record, tag, tracked, tracked_merged,
 };
 use crate::extract::{DefKind, FileFacts, ImportKind, Seg};
+use crate::files::{Files, TrackedFiles};
 use crate::lang::Lang;
 use crate::model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -142,8 +142,9 @@ struct FileIndex {
 /// Every read of a file's facts and every probe of a global table is noted (see
 /// [`crate::deps`]), so that an incremental build can tell which results an edit can change.
 pub(crate) struct Resolver<'a> {
-    files: TrackedSlice<'a, FileFacts>,
-    idx: Tracked<FileIndex>,
+    files: TrackedFiles<'a>,
+    /// Each file's index, built on first use.
+    idx: LazyPerFile<'a, FileIndex>,
     /// Python dotted module name → files.
     py_modules: Table<String, Vec<FileId>>,
     /// Path (relative, `/`) → file.
@@ -158,8 +159,8 @@ pub(crate) struct Resolver<'a> {
     global_funcs: Table<String, Vec<Ref>>,
     /// Java package / C# namespace → files.
     packages: Table<String, Vec<FileId>>,
-    /// Node ids of definitions, per file.
-    def_ids: Tracked<Vec<String>>,
+    /// Node ids of definitions, per file, made on first use.
+    def_ids: LazyPerFile<'a, Vec<String>>,
     /// Class → classes that name it as a base.
     subclasses: Table<Ref, Vec<Ref>>,
     /// Function → the call sites that reach it (file, call index, first parameter bound).
@@ -181,6 +182,88 @@ pub(crate) struct Resolver<'a> {
     /// Python names of `@property` getters and setters: an attribute of another name is never
     /// a call, so most attribute accesses cost one probe.
     py_props: Table<String, ()>,
+    /// Per file, the calls that decorate a definition (from the file's [`Summary`]).
+    decorators: Vec<Vec<u32>>,
+    /// Per file, the keys of the tables built from facts that the file adds entries to.
+    contrib: Vec<Vec<Dep>>,
+}
+
+/// What one file adds to the global tables built from its definitions and calls: entries
+/// (table tag, key, definition or [`NO_DEF`]) and the calls that decorate a definition. Kept
+/// in the resolution state, so that a re-init builds the tables without decoding the facts of
+/// unchanged files. Made by [`summarize`], put into the tables by [`Resolver::add_entry`].
+#[derive(serde::Serialize, serde::Deserialize, Default, Clone, Debug, PartialEq)]
+pub(crate) struct Summary {
+    entries: Vec<(u8, String, DefId)>,
+    decorators: Vec<u32>,
+}
+
+/// The definition of an entry that names none (sets of names).
+const NO_DEF: DefId = DefId::MAX;
+
+/// One file's [`Summary`], from its facts.
+pub(crate) fn summarize(f: &FileFacts) -> Summary {
+    let mut entries = Vec::new();
+    for (d, def) in f.defs.iter().enumerate() {
+        let d = d as DefId;
+        match def.kind {
+            DefKind::Class => entries.push((tag::GLOBAL_CLASSES, def.name.clone(), d)),
+            DefKind::Func if f.lang == Lang::Ruby && def.parent.is_none() => {
+                entries.push((tag::RUBY_TOP, def.name.clone(), d));
+            }
+            DefKind::Func
+                if matches!(f.lang, Lang::C | Lang::Cpp)
+                    && def.parent.is_none()
+                    && def.receiver.is_none() =>
+            {
+                entries.push((tag::GLOBAL_FUNCS, def.name.clone(), d));
+            }
+            _ => {}
+        }
+    }
+    if f.lang == Lang::Python {
+        let mut used: Vec<&str> = py_used_names(f).into_iter().collect();
+        used.sort_unstable();
+        entries.extend(
+            used.into_iter()
+                .map(|n| (tag::PY_USED, n.to_string(), NO_DEF)),
+        );
+        entries.extend(
+            f.defs
+                .iter()
+                .filter(|d| prop_kind(d) != 0)
+                .map(|d| (tag::PY_PROPS, d.name.clone(), NO_DEF)),
+        );
+    }
+    let decorators = f
+        .calls
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.decorates.is_some())
+        .map(|(ci, _)| ci as u32)
+        .collect();
+    Summary {
+        entries,
+        decorators,
+    }
+}
+
+/// Adds `v` under `k`, noting that the file contributes to key `k` in `out`.
+fn push_entry<K: std::hash::Hash + Eq + DepKey, V>(
+    t: &mut Table<K, Vec<V>>,
+    k: K,
+    v: V,
+    out: &mut Vec<Dep>,
+) {
+    out.push(t.dep_of(&k));
+    t.map.entry(k).or_default().push(v);
+}
+
+/// Adds name `k` to a set of names, noting the contribution in `out`.
+fn set_entry(t: &mut Table<String, ()>, k: &str, out: &mut Vec<Dep>) {
+    let k = k.to_string();
+    out.push(t.dep_of(&k));
+    t.map.entry(k).or_insert(());
 }
 
 /// A memoized value and what computing it read.
@@ -353,8 +436,12 @@ fn rust_module(path: &str) -> String {
 
 impl<'a> Resolver<'a> {
     /// Resolves everything: the whole pipeline of a build without a previous state.
-    pub(crate) fn new(files: &'a [FileFacts]) -> Resolver<'a> {
-        let mut r = Resolver::index(files);
+    pub(crate) fn new(files: &'a Files<'a>) -> Resolver<'a> {
+        let summaries: Vec<Summary> = (0..files.len())
+            .into_par_iter()
+            .map(|fi| summarize(files.get(fi)))
+            .collect();
+        let mut r = Resolver::index(files, &summaries);
         let bases: Vec<FileBases> = (0..files.len() as FileId)
             .into_par_iter()
             .map(|fi| r.file_bases(fi))
@@ -368,16 +455,14 @@ impl<'a> Resolver<'a> {
         r
     }
 
-    /// Indexes every file and builds the global tables; resolves nothing yet.
-    pub(crate) fn index(files: &'a [FileFacts]) -> Resolver<'a> {
+    /// Builds the global tables from the files' paths and heads and their summaries (one per
+    /// file, in file order); indexes files on first use; resolves nothing yet.
+    pub(crate) fn index(files: &'a Files<'a>, summaries: &[Summary]) -> Resolver<'a> {
         let init_dirs = init_dirs(files);
-        let idx: Vec<FileIndex> = files
-            .par_iter()
-            .map(|f| build_index(f, &init_dirs))
-            .collect();
+        let dirs = init_dirs.clone();
         let mut r = Resolver {
-            files: TrackedSlice(files),
-            idx: Tracked(idx),
+            files: TrackedFiles(files),
+            idx: LazyPerFile::new(files.len(), move |i| build_index(files.get(i), &dirs)),
             py_modules: Table::new(tag::PY_MODULES),
             by_path: Table::new(tag::BY_PATH),
             by_dir: Table::new(tag::BY_DIR),
@@ -385,7 +470,7 @@ impl<'a> Resolver<'a> {
             global_classes: Table::new(tag::GLOBAL_CLASSES),
             global_funcs: Table::new(tag::GLOBAL_FUNCS),
             packages: Table::new(tag::PACKAGES),
-            def_ids: Tracked(Vec::new()),
+            def_ids: LazyPerFile::new(files.len(), move |i| def_ids(files.get(i))),
             subclasses: Table::new(tag::SUBCLASSES),
             callers: Table::new(tag::CALLERS),
             param_flow: false,
@@ -397,155 +482,71 @@ impl<'a> Resolver<'a> {
             py_packages: Table::new(tag::PY_PACKAGES),
             py_used: Table::new(tag::PY_USED),
             py_props: Table::new(tag::PY_PROPS),
+            decorators: Vec::with_capacity(files.len()),
+            contrib: Vec::with_capacity(files.len()),
         };
-        for (i, f) in files.iter().enumerate() {
+        for (i, sm) in summaries.iter().enumerate().take(files.len()) {
+            let mut out = Vec::new();
+            let path = files.path(i);
+            let lang = files.lang(i);
+            let package = files.package(i);
             let i = i as FileId;
-            r.by_path.map.insert(f.path.as_str(), i);
-            r.by_dir.map.entry(dir_of(&f.path)).or_default().push(i);
-            match f.lang {
+            out.push(r.by_path.dep_of(&path));
+            r.by_path.map.insert(path, i);
+            push_entry(&mut r.by_dir, dir_of(path), i, &mut out);
+            match lang {
                 Lang::Python => {
-                    let q = r.idx.0[i as usize].qualname.clone();
-                    r.py_modules.map.entry(q).or_default().push(i);
                     // The same file under its other names, for repos that import `src.pkg`.
-                    for a in python_names(&f.path, &init_dirs).2 {
-                        r.py_modules.map.entry(a).or_default().push(i);
+                    let (q, _, aliases) = python_names(path, &init_dirs);
+                    for name in std::iter::once(q).chain(aliases) {
+                        // A package name exists while any module below it does.
+                        let mut rest = name.as_str();
+                        while let Some((head, _)) = rest.rsplit_once('.') {
+                            out.push(head.dep(tag::PY_PACKAGES));
+                            r.py_packages.map.entry(head.to_string()).or_insert(());
+                            rest = head;
+                        }
+                        push_entry(&mut r.py_modules, name, i, &mut out);
                     }
                 }
-                Lang::Rust => {
-                    r.rust_modules
-                        .map
-                        .entry(rust_module(&f.path))
-                        .or_default()
-                        .push(i);
-                }
+                Lang::Rust => push_entry(&mut r.rust_modules, rust_module(path), i, &mut out),
                 Lang::Java | Lang::CSharp => {
-                    if let Some(p) = &f.package {
-                        r.packages.map.entry(p.clone()).or_default().push(i);
+                    if let Some(p) = package {
+                        push_entry(&mut r.packages, p.to_string(), i, &mut out);
                     }
                 }
                 _ => {}
             }
-            for (d, def) in f.defs.iter().enumerate() {
-                let rf = Ref {
-                    file: i,
-                    def: d as DefId,
-                };
-                match def.kind {
-                    DefKind::Class => {
-                        r.global_classes
-                            .map
-                            .entry((family(f.lang), def.name.clone()))
-                            .or_default()
-                            .push(rf);
-                    }
-                    DefKind::Func if f.lang == Lang::Ruby && def.parent.is_none() => {
-                        r.ruby_top.map.entry(def.name.clone()).or_default().push(rf);
-                    }
-                    DefKind::Func
-                        if matches!(f.lang, Lang::C | Lang::Cpp)
-                            && def.parent.is_none()
-                            && def.receiver.is_none() =>
-                    {
-                        r.global_funcs
-                            .map
-                            .entry(def.name.clone())
-                            .or_default()
-                            .push(rf);
-                    }
-                    _ => {}
-                }
+            for e in &sm.entries {
+                r.add_entry(i, lang, e, &mut out);
             }
-        }
-        r.def_ids = Tracked(files.iter().map(def_ids).collect());
-        let mut packages = Vec::new();
-        for q in r.py_modules.map.keys() {
-            let mut rest = q.as_str();
-            while let Some((head, _)) = rest.rsplit_once('.') {
-                packages.push(head.to_string());
-                rest = head;
-            }
-        }
-        r.py_packages
-            .map
-            .extend(packages.into_iter().map(|p| (p, ())));
-        for f in files.iter().filter(|f| f.lang == Lang::Python) {
-            for n in py_used_names(f) {
-                if !r.py_used.map.contains_key(n) {
-                    r.py_used.map.insert(n.to_string(), ());
-                }
-            }
-            for d in &f.defs {
-                if prop_kind(d) != 0 && !r.py_props.map.contains_key(&d.name) {
-                    r.py_props.map.insert(d.name.clone(), ());
-                }
-            }
+            r.decorators.push(sm.decorators.clone());
+            r.contrib.push(out);
         }
         r
+    }
+
+    /// Puts one entry of file `fi`'s [`Summary`] into its table, noting the key in `out`.
+    /// A table built from facts is registered here and in [`summarize`].
+    fn add_entry(&mut self, fi: FileId, lang: Lang, e: &(u8, String, DefId), out: &mut Vec<Dep>) {
+        let (t, k, d) = e;
+        let rf = Ref { file: fi, def: *d };
+        match *t {
+            tag::GLOBAL_CLASSES => {
+                push_entry(&mut self.global_classes, (family(lang), k.clone()), rf, out)
+            }
+            tag::RUBY_TOP => push_entry(&mut self.ruby_top, k.clone(), rf, out),
+            tag::GLOBAL_FUNCS => push_entry(&mut self.global_funcs, k.clone(), rf, out),
+            tag::PY_USED => set_entry(&mut self.py_used, k, out),
+            tag::PY_PROPS => set_entry(&mut self.py_props, k, out),
+            _ => {}
+        }
     }
 
     /// The table keys each file adds entries to, as stable hashes: what a change of the file
     /// can change for lookups made from other files.
     pub(crate) fn contributions(&self) -> Vec<Vec<u64>> {
-        let files = self.files.untracked();
-        let mut out: Vec<Vec<Dep>> = vec![Vec::new(); files.len()];
-        for (k, &f) in &self.by_path.map {
-            out[f as usize].push(self.by_path.dep_of(k));
-        }
-        for (k, fs) in &self.by_dir.map {
-            for &f in fs {
-                out[f as usize].push(self.by_dir.dep_of(k));
-            }
-        }
-        for t in [&self.py_modules, &self.rust_modules, &self.packages] {
-            for (k, fs) in &t.map {
-                for &f in fs {
-                    out[f as usize].push(t.dep_of(k));
-                }
-            }
-        }
-        for (k, rs) in &self.global_classes.map {
-            for r in rs {
-                out[r.file as usize].push(self.global_classes.dep_of(k));
-            }
-        }
-        for t in [&self.global_funcs, &self.ruby_top] {
-            for (k, rs) in &t.map {
-                for r in rs {
-                    out[r.file as usize].push(t.dep_of(k));
-                }
-            }
-        }
-        // A package name exists while any module below it does.
-        let init_dirs = init_dirs(files);
-        for (fi, f) in files.iter().enumerate() {
-            if f.lang != Lang::Python {
-                continue;
-            }
-            let mut rest = self.idx.0[fi].qualname.as_str();
-            while let Some((head, _)) = rest.rsplit_once('.') {
-                out[fi].push(head.dep(tag::PY_PACKAGES));
-                rest = head;
-            }
-            for a in python_names(&f.path, &init_dirs).2 {
-                let mut rest = a.as_str();
-                while let Some((head, _)) = rest.rsplit_once('.') {
-                    out[fi].push(head.dep(tag::PY_PACKAGES));
-                    rest = head;
-                }
-            }
-        }
-        for (fi, f) in files.iter().enumerate() {
-            if f.lang == Lang::Python {
-                out[fi].extend(py_used_names(f).into_iter().map(|n| n.dep(tag::PY_USED)));
-                out[fi].extend(
-                    f.defs
-                        .iter()
-                        .filter(|d| prop_kind(d) != 0)
-                        .map(|d| d.name.as_str().dep(tag::PY_PROPS)),
-                );
-            }
-        }
-        out.iter().map(|deps| self.stable(deps)).collect()
+        self.contrib.iter().map(|deps| self.stable(deps)).collect()
     }
 
     /// Dependencies in this run's numbering as hashes that mean the same in every run.
@@ -554,9 +555,9 @@ impl<'a> Resolver<'a> {
         let mut out: Vec<u64> = deps
             .iter()
             .map(|d| match *d {
-                Dep::File(f) => crate::deps::file_key(&files[f as usize].path),
+                Dep::File(f) => crate::deps::file_key(files.path(f as usize)),
                 Dep::Key(h) => h,
-                Dep::RefKey(t, r) => crate::deps::ref_key(t, &files[r.file as usize].path, r.def),
+                Dep::RefKey(t, r) => crate::deps::ref_key(t, files.path(r.file as usize), r.def),
                 Dep::Stable(h) => h,
             })
             .collect();
@@ -568,7 +569,9 @@ impl<'a> Resolver<'a> {
     /// The direct bases of every class of file `fi`, and what working them out read.
     pub(crate) fn file_bases(&self, fi: FileId) -> FileBases {
         tracked(|| {
-            self.files.untracked()[fi as usize]
+            self.files
+                .untracked()
+                .get(fi as usize)
                 .defs
                 .iter()
                 .enumerate()
@@ -603,7 +606,7 @@ impl<'a> Resolver<'a> {
     /// The files each import of file `fi` brings in, and what working them out read.
     pub(crate) fn file_imports(&self, fi: FileId) -> ImportTargets {
         tracked(|| {
-            (0..self.files.untracked()[fi as usize].imports.len())
+            (0..self.files.untracked().get(fi as usize).imports.len())
                 .map(|ii| {
                     reset_budget();
                     self.import_files_uncached(fi, ii as u32, 0)
@@ -622,11 +625,13 @@ impl<'a> Resolver<'a> {
     }
 
     fn lang(&self, f: FileId) -> Lang {
-        self.files[f as usize].lang
+        record(Dep::File(f));
+        self.files.untracked().lang(f as usize)
     }
 
     pub(crate) fn module_id(&self, f: FileId) -> String {
-        self.files[f as usize].path.clone()
+        record(Dep::File(f));
+        self.files.untracked().path(f as usize).to_string()
     }
 
     fn node_id(&self, r: Ref) -> String {
@@ -639,8 +644,8 @@ impl<'a> Resolver<'a> {
         let mut edges = Vec::new();
         {
             let fi = fi as usize;
-            let f = &self.files.untracked()[fi];
-            let ix = &self.idx.untracked()[fi];
+            let f = self.files.untracked().get(fi);
+            let ix = self.idx.untracked(fi);
             let mid = self.module_id(fi as FileId);
             nodes.push(Node {
                 id: mid.clone(),
@@ -2823,7 +2828,7 @@ impl<'a> Resolver<'a> {
                 record(Dep::Key(crate::deps::all_paths_key()));
                 let all = self.files.untracked();
                 for (dir, files) in &self.by_dir.map {
-                    if !files.iter().any(|&x| all[x as usize].lang == Lang::Go) {
+                    if !files.iter().any(|&x| all.lang(x as usize) == Lang::Go) {
                         continue;
                     }
                     let ok = if dir.is_empty() {
@@ -2917,9 +2922,9 @@ impl<'a> Resolver<'a> {
                 let found: Vec<FileId> = self
                     .files
                     .untracked()
-                    .iter()
+                    .paths()
                     .enumerate()
-                    .filter(|(_, g)| g.path.ends_with(&suffix))
+                    .filter(|(_, p)| p.ends_with(&suffix))
                     .map(|(i, _)| i as FileId)
                     .collect();
                 if found.len() == 1 { found } else { Vec::new() }
@@ -2995,23 +3000,21 @@ impl<'a> Resolver<'a> {
             }
         }
         // Decorators are calls with the decorated function as their argument.
-        for (fi, f) in self.files.untracked().iter().enumerate() {
-            for (ci, c) in f.calls.iter().enumerate() {
-                if c.decorates.is_some() {
-                    let Some(t) = first
-                        .get(fi)
-                        .and_then(|c| c.get(ci))
-                        .and_then(Pass1::targets)
-                    else {
-                        continue;
-                    };
-                    for (r, _) in t {
-                        self.callers.map.entry(*r).or_default().push((
-                            fi as FileId,
-                            ci as u32,
-                            false,
-                        ));
-                    }
+        for (fi, decorators) in self.decorators.iter().enumerate() {
+            for &ci in decorators {
+                let Some(t) = first
+                    .get(fi)
+                    .and_then(|c| c.get(ci as usize))
+                    .and_then(Pass1::targets)
+                else {
+                    continue;
+                };
+                for (r, _) in t {
+                    self.callers
+                        .map
+                        .entry(*r)
+                        .or_default()
+                        .push((fi as FileId, ci, false));
                 }
             }
         }
@@ -3161,11 +3164,11 @@ fn visible_parent_of(f: &FileFacts, d: DefId) -> Option<DefId> {
 }
 
 /// The folders that are Python packages (they hold an `__init__.py`).
-pub(crate) fn init_dirs(files: &[FileFacts]) -> HashSet<&str> {
+pub(crate) fn init_dirs<'a>(files: &'a Files<'_>) -> HashSet<&'a str> {
     files
-        .iter()
-        .filter(|f| f.path == "__init__.py" || f.path.ends_with("/__init__.py"))
-        .map(|f| dir_of(&f.path))
+        .paths()
+        .filter(|p| *p == "__init__.py" || p.ends_with("/__init__.py"))
+        .map(dir_of)
         .collect()
 }
 

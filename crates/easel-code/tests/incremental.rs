@@ -14,6 +14,8 @@ const PATHS: &[&str] = &[
     "pkg/sub/m3.py",
     "web/app.js",
     "web/util.js",
+    "csrc/lib.c",
+    "csrc/main.c",
 ];
 const PY_MODULES: &[&str] = &["m0", "m1", "pkg", "pkg.m2", "pkg.sub.m3"];
 const NAMES: &[&str] = &["a", "b", "c", "d"];
@@ -29,7 +31,7 @@ struct Item {
 }
 
 fn item() -> impl Strategy<Value = Item> {
-    (0u8..12, 0usize..8, 0usize..8, 0usize..8).prop_map(|(kind, x, y, z)| Item { kind, x, y, z })
+    (0u8..14, 0usize..8, 0usize..8, 0usize..8).prop_map(|(kind, x, y, z)| Item { kind, x, y, z })
 }
 
 fn python(items: &[Item]) -> String {
@@ -67,6 +69,15 @@ fn python(items: &[Item]) -> String {
                 n(y)
             ),
             10 => format!("from {} import *\n", m(x)),
+            // Properties: an attribute access is a call only where some class has a
+            // `@property` of that name (the `py_props` table).
+            12 => format!(
+                "class {}:\n    @property\n    def {}(self):\n        return {}()\n",
+                c(x),
+                n(y),
+                n(z)
+            ),
+            13 => format!("v = {}().{}\n", c(x), n(y)),
             _ => format!(
                 "def {}():\n    return {}()\n{}().{}()\n",
                 n(x),
@@ -100,8 +111,25 @@ fn javascript(items: &[Item]) -> String {
     out
 }
 
+/// C: top-level functions are global (the `global_funcs` table), and so are structs.
+fn c_source(items: &[Item]) -> String {
+    let n = |i: usize| NAMES[i % NAMES.len()];
+    let mut out = String::new();
+    for it in items {
+        let s = match it.kind % 3 {
+            0 => format!("void {}(void) {{ {}(); }}\n", n(it.x), n(it.y)),
+            1 => format!("struct {} {{ int x; }};\n", CLASSES[it.x % CLASSES.len()]),
+            _ => format!("static void {}_s(void) {{ {}(); }}\n", n(it.x), n(it.z)),
+        };
+        out.push_str(&s);
+    }
+    out
+}
+
 fn render(path: &str, items: &[Item]) -> String {
-    if path.ends_with(".js") {
+    if path.ends_with(".c") {
+        c_source(items)
+    } else if path.ends_with(".js") {
         javascript(items)
     } else {
         python(items)

@@ -13,7 +13,8 @@ use super::{Sketch, View, count, sketch};
 use crate::error::CodeError;
 use crate::model::{EdgeKind, Graph, Node, NodeKind};
 use easel_render::{LayoutOptions, Size, TextStyle, layered};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use foldhash::{HashMap, HashMapExt};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Modules drawn at most; the rest are counted per folder.
 pub const MAX_MODULES: usize = 30;
