@@ -184,6 +184,25 @@ impl Row {
     }
 }
 
+/// A module's size, rounded (to tens, hundreds or tenths of a thousand lines) so that an
+/// ordinary edit does not change the picture: the view is then kept instead of drawn again
+/// (`easel code init`), and a size is all a reader of an architecture picture needs.
+fn approx_lines(n: usize) -> String {
+    match n {
+        0..=9 => count(n, "line", "lines"),
+        10..=99 => format!("~{} lines", (n + 5) / 10 * 10),
+        100..=999 => format!("~{} lines", (n + 50) / 100 * 100),
+        _ => {
+            let tenths = (n + 50) / 100;
+            if tenths.is_multiple_of(10) {
+                format!("~{}k lines", tenths / 10)
+            } else {
+                format!("~{}.{}k lines", tenths / 10, tenths % 10)
+            }
+        }
+    }
+}
+
 fn card_rows(m: &Module) -> Vec<Row> {
     let mut rows = vec![Row::Text(
         file_name(&m.node.file).to_owned(),
@@ -195,7 +214,7 @@ fn card_rows(m: &Module) -> Vec<Row> {
             "{} · {} · {}",
             count(m.class_total, "class", "classes"),
             count(m.function_total, "function", "functions"),
-            count(m.node.end_line as usize, "line", "lines")
+            approx_lines(m.node.end_line as usize)
         ),
         style::SMALL,
         MUTED,
@@ -675,4 +694,22 @@ fn canvas(
         c.text("footer", *rect, text, None)?;
     }
     Ok(c.finish())
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::approx_lines;
+
+    #[test]
+    fn sizes_are_rounded_so_small_edits_keep_the_picture() {
+        assert_eq!(approx_lines(1), "1 line");
+        assert_eq!(approx_lines(7), "7 lines");
+        assert_eq!(approx_lines(44), "~40 lines");
+        assert_eq!(approx_lines(96), "~100 lines");
+        assert_eq!(approx_lines(523), "~500 lines");
+        assert_eq!(approx_lines(1523), "~1.5k lines");
+        assert_eq!(approx_lines(1524), approx_lines(1530));
+        assert_eq!(approx_lines(2999), "~3k lines");
+        assert_eq!(approx_lines(12_345), "~12.3k lines");
+    }
 }
