@@ -162,6 +162,42 @@ pub struct AssignFact {
     pub line: u32,
 }
 
+impl AssignFact {
+    /// `target = value`, with no declared type and no literal written in place.
+    fn plain(scope: Option<u32>, target: Vec<String>, value: Option<Vec<Seg>>, line: u32) -> Self {
+        AssignFact {
+            scope,
+            target,
+            value,
+            type_name: None,
+            elements: Vec::new(),
+            line,
+        }
+    }
+}
+
+impl CallSite {
+    /// A call with no arguments to follow, made where the code says (`maybe` false): the
+    /// implicit calls (decorators, special methods, callbacks, properties) start from here.
+    fn bare(scope: Option<u32>, callee: Vec<Seg>, text: String, line: u32) -> CallSite {
+        CallSite {
+            scope,
+            callee,
+            text,
+            line,
+            is_new: false,
+            args: Vec::new(),
+            kwargs: Vec::new(),
+            spread: false,
+            decorates: None,
+            maybe: false,
+            via: None,
+            prop: 0,
+            kwsplat: None,
+        }
+    }
+}
+
 /// A name bound to something unknown (a parameter, a loop variable).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BindFact {
@@ -1576,19 +1612,13 @@ impl<'s, 't> Extractor<'s, 't> {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let name = self.text(n);
                     self.facts.calls.push(CallSite {
-                        scope,
-                        callee: vec![Seg::Name(name.clone())],
-                        text: name,
-                        line: n.start_position().row as u32 + 1,
-                        is_new: false,
-                        args: Vec::new(),
-                        kwargs: Vec::new(),
-                        spread: false,
-                        decorates: None,
                         maybe: true,
-                        via: None,
-                        prop: 0,
-                        kwsplat: None,
+                        ..CallSite::bare(
+                            scope,
+                            vec![Seg::Name(name.clone())],
+                            name,
+                            n.start_position().row as u32 + 1,
+                        )
                     });
                 }
                 Pending::Assign {
@@ -1643,14 +1673,12 @@ impl<'s, 't> Extractor<'s, 't> {
                         }),
                         _ => None,
                     };
-                    self.facts.assigns.push(AssignFact {
+                    self.facts.assigns.push(AssignFact::plain(
                         scope,
-                        target: vec![self.text(name)],
+                        vec![self.text(name)],
                         value,
-                        type_name: None,
-                        elements: Vec::new(),
                         line,
-                    });
+                    ));
                 }
                 Pending::Params(start, p) => self.defaults(start, p),
                 Pending::With(n) => self.with_item(n),
@@ -1684,30 +1712,17 @@ impl<'s, 't> Extractor<'s, 't> {
                         next.extend([Seg::Call, Seg::Name("__next__".into())]);
                         for callee in [iter, next] {
                             self.facts.calls.push(CallSite {
-                                scope,
-                                text: String::new(),
-                                callee,
-                                line,
-                                is_new: false,
-                                args: Vec::new(),
-                                kwargs: Vec::new(),
-                                spread: false,
-                                decorates: None,
                                 maybe: true,
-                                via: None,
-                                prop: 0,
-                                kwsplat: None,
+                                ..CallSite::bare(scope, callee, String::new(), line)
                             });
                         }
                         value.push(Seg::Iter);
-                        self.facts.assigns.push(AssignFact {
+                        self.facts.assigns.push(AssignFact::plain(
                             scope,
-                            target: vec![self.text(left)],
-                            value: Some(value),
-                            type_name: None,
-                            elements: Vec::new(),
+                            vec![self.text(left)],
+                            Some(value),
                             line,
-                        });
+                        ));
                     }
                 }
             }
@@ -1868,36 +1883,15 @@ impl<'s, 't> Extractor<'s, 't> {
                 .collect::<Vec<_>>()
                 .join(".");
             self.facts.calls.push(CallSite {
-                scope,
-                callee,
-                text,
-                line,
-                is_new: false,
-                args: Vec::new(),
-                kwargs: Vec::new(),
-                spread: false,
-                decorates: None,
                 maybe: true,
-                via: None,
-                prop: 0,
-                kwsplat: None,
+                ..CallSite::bare(scope, callee, text, line)
             });
         }
         if let Some(cb) = callback {
             self.facts.calls.push(CallSite {
-                scope,
-                callee: cb,
-                text: String::new(),
-                line,
-                is_new: false,
-                args: Vec::new(),
-                kwargs: Vec::new(),
-                spread: false,
-                decorates: None,
                 maybe: true,
                 via: Some(outer),
-                prop: 0,
-                kwsplat: None,
+                ..CallSite::bare(scope, cb, String::new(), line)
             });
         }
         if self.lang == Lang::Python {
@@ -1929,19 +1923,9 @@ impl<'s, 't> Extractor<'s, 't> {
         let line = n.start_position().row as u32 + 1;
         for &prop in kinds {
             self.facts.calls.push(CallSite {
-                scope,
-                callee: callee.clone(),
-                text: String::new(),
-                line,
-                is_new: false,
-                args: Vec::new(),
-                kwargs: Vec::new(),
-                spread: false,
-                decorates: None,
                 maybe: true,
-                via: None,
                 prop,
-                kwsplat: None,
+                ..CallSite::bare(scope, callee.clone(), String::new(), line)
             });
         }
     }
@@ -1986,14 +1970,12 @@ impl<'s, 't> Extractor<'s, 't> {
             return;
         };
         target.push(attr);
-        self.facts.assigns.push(AssignFact {
-            scope: self.scope_of(n.start_byte() as u32),
+        self.facts.assigns.push(AssignFact::plain(
+            self.scope_of(n.start_byte() as u32),
             target,
-            value: self.segs(*value),
-            type_name: None,
-            elements: Vec::new(),
-            line: n.start_position().row as u32 + 1,
-        });
+            self.segs(*value),
+            n.start_position().row as u32 + 1,
+        ));
     }
 
     /// `d.setdefault(k, []).append(v)` puts a list holding `v` into `d` at a key not known
@@ -2050,14 +2032,12 @@ impl<'s, 't> Extractor<'s, 't> {
             });
             l.0.len() as u32 - 1
         };
-        self.facts.assigns.push(AssignFact {
+        self.facts.assigns.push(AssignFact::plain(
             scope,
-            target: vec![self.text(obj), "[*]".into()],
-            value: Some(vec![Seg::Lit(lit)]),
-            type_name: None,
-            elements: Vec::new(),
+            vec![self.text(obj), "[*]".into()],
+            Some(vec![Seg::Lit(lit)]),
             line,
-        });
+        ));
     }
 
     /// `len(x)` calls `x.__len__`, `str(x)` and `print(x)` call `x.__str__`, ...: calls kept
@@ -2112,19 +2092,14 @@ impl<'s, 't> Extractor<'s, 't> {
         };
         callee.push(Seg::Name(name.to_string()));
         self.facts.calls.push(CallSite {
-            scope: self.scope_of(at.start_byte() as u32),
-            callee,
-            text: String::new(),
-            line: at.start_position().row as u32 + 1,
-            is_new: false,
-            args: Vec::new(),
-            kwargs: Vec::new(),
-            spread: false,
-            decorates: None,
             maybe: true,
             via,
-            prop: 0,
-            kwsplat: None,
+            ..CallSite::bare(
+                self.scope_of(at.start_byte() as u32),
+                callee,
+                String::new(),
+                at.start_position().row as u32 + 1,
+            )
         });
     }
 
@@ -2287,14 +2262,12 @@ impl<'s, 't> Extractor<'s, 't> {
             _ => None,
         };
         if let Some(value) = value {
-            self.facts.assigns.push(AssignFact {
-                scope: self.scope_of(n.start_byte() as u32),
-                target: vec![self.text(*second)],
-                value: Some(value),
-                type_name: None,
-                elements: Vec::new(),
-                line: n.start_position().row as u32 + 1,
-            });
+            self.facts.assigns.push(AssignFact::plain(
+                self.scope_of(n.start_byte() as u32),
+                vec![self.text(*second)],
+                Some(value),
+                n.start_position().row as u32 + 1,
+            ));
         }
     }
 
@@ -2318,19 +2291,8 @@ impl<'s, 't> Extractor<'s, 't> {
             let mut callee = segs.clone();
             callee.push(Seg::Name(m.into()));
             self.facts.calls.push(CallSite {
-                scope,
-                callee,
-                text: String::new(),
-                line,
-                is_new: false,
-                args: Vec::new(),
-                kwargs: Vec::new(),
-                spread: false,
-                decorates: None,
                 maybe: true,
-                via: None,
-                prop: 0,
-                kwsplat: None,
+                ..CallSite::bare(scope, callee, String::new(), line)
             });
         }
         if let Some(a) = alias
@@ -2339,14 +2301,12 @@ impl<'s, 't> Extractor<'s, 't> {
         {
             let mut value = segs;
             value.extend([Seg::Name("__enter__".into()), Seg::Call]);
-            self.facts.assigns.push(AssignFact {
+            self.facts.assigns.push(AssignFact::plain(
                 scope,
-                target: vec![self.text(*id)],
-                value: Some(value),
-                type_name: None,
-                elements: Vec::new(),
+                vec![self.text(*id)],
+                Some(value),
                 line,
-            });
+            ));
         }
     }
 
@@ -2396,14 +2356,12 @@ impl<'s, 't> Extractor<'s, 't> {
         {
             // Under a key neither literal nodes (small) nor `either` pairs (near the top) use.
             let pair = self.pair(usize::MAX / 2 - node.start_byte(), node, a, b);
-            self.facts.assigns.push(AssignFact {
+            self.facts.assigns.push(AssignFact::plain(
                 scope,
-                target: vec![self.text(left)],
-                value: Some(vec![Seg::Lit(pair), Seg::Iter]),
-                type_name: None,
-                elements: Vec::new(),
+                vec![self.text(left)],
+                Some(vec![Seg::Lit(pair), Seg::Iter]),
                 line,
-            });
+            ));
             return;
         }
         // `a = b = f`: both names get the innermost value.
@@ -2451,14 +2409,12 @@ impl<'s, 't> Extractor<'s, 't> {
                 {
                     starred = true;
                     let lit = self.starred_rest(ch, r, &value, i, n_targets - i - 1);
-                    self.facts.assigns.push(AssignFact {
+                    self.facts.assigns.push(AssignFact::plain(
                         scope,
-                        target: vec![self.text(id)],
-                        value: Some(vec![Seg::Lit(lit)]),
-                        type_name: None,
-                        elements: Vec::new(),
+                        vec![self.text(id)],
+                        Some(vec![Seg::Lit(lit)]),
                         line,
-                    });
+                    ));
                     continue;
                 }
                 if ch.kind() != "identifier" {
@@ -2475,14 +2431,12 @@ impl<'s, 't> Extractor<'s, 't> {
                 } else {
                     v.push(Seg::Index(i.to_string()));
                 }
-                self.facts.assigns.push(AssignFact {
+                self.facts.assigns.push(AssignFact::plain(
                     scope,
-                    target: vec![self.text(ch)],
-                    value: Some(v),
-                    type_name: None,
-                    elements: Vec::new(),
+                    vec![self.text(ch)],
+                    Some(v),
                     line,
-                });
+                ));
             }
             return;
         }
