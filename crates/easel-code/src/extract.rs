@@ -1252,20 +1252,7 @@ impl<'s, 't> Extractor<'s, 't> {
     /// under a key no literal node and no pair uses).
     fn holding_any(&self, n: Node, value: Vec<Seg>) -> u32 {
         let key = usize::MAX / 4 - n.start_byte();
-        if let Some(&i) = self.lits.borrow().1.get(&key) {
-            return i;
-        }
-        let lit = LitFact {
-            scope: self.scope_of(n.start_byte() as u32),
-            line: n.start_position().row as u32 + 1,
-            dict: false,
-            elements: vec![("*".into(), Some(value))],
-        };
-        let mut l = self.lits.borrow_mut();
-        let i = l.0.len() as u32;
-        l.0.push(lit);
-        l.1.insert(key, i);
-        i
+        self.add_literal(key, n, vec![("*".into(), Some(value))])
     }
 
     /// `a` or `b`, as a literal pair recorded under `key` (see [`Self::either`]).
@@ -1278,17 +1265,7 @@ impl<'s, 't> Extractor<'s, 't> {
             .enumerate()
             .filter_map(|(i, x)| Some((i.to_string(), Some(self.segs(*x)?))))
             .collect();
-        let lit = LitFact {
-            scope: self.scope_of(n.start_byte() as u32),
-            line: n.start_position().row as u32 + 1,
-            dict: false,
-            elements,
-        };
-        let mut l = self.lits.borrow_mut();
-        let i = l.0.len() as u32;
-        l.0.push(lit);
-        l.1.insert(key, i);
-        i
+        self.add_literal(key, n, elements)
     }
 
     /// Builtins whose result is a view of their argument: `getattr(x, "name")` is `x.name`,
