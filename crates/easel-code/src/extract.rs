@@ -1175,17 +1175,8 @@ impl<'s, 't> Extractor<'s, 't> {
             i += 1;
             v.is_some() || i - 1 == last
         });
-        let lit = LitFact {
-            scope: self.scope_of(n.start_byte() as u32),
-            line: n.start_position().row as u32 + 1,
-            dict: matches!(n.kind(), "dictionary" | "dictionary_comprehension"),
-            elements,
-        };
-        let mut l = self.lits.borrow_mut();
-        let i = l.0.len() as u32;
-        l.0.push(lit);
-        l.1.insert(n.start_byte(), i);
-        i
+        let dict = matches!(n.kind(), "dictionary" | "dictionary_comprehension");
+        self.add_container(n.start_byte(), n, dict, elements)
     }
 
     /// The two values of a conditional expression as a literal pair (recorded once, under a
@@ -1232,13 +1223,24 @@ impl<'s, 't> Extractor<'s, 't> {
     /// A literal sequence of these elements, made for node `n` (recorded once under `key`,
     /// which no literal node uses).
     fn add_literal(&self, key: usize, n: Node, elements: Vec<(String, Option<Vec<Seg>>)>) -> u32 {
+        self.add_container(key, n, false, elements)
+    }
+
+    /// A literal container made for node `n`, recorded once under `key`.
+    fn add_container(
+        &self,
+        key: usize,
+        n: Node,
+        dict: bool,
+        elements: Vec<(String, Option<Vec<Seg>>)>,
+    ) -> u32 {
         if let Some(&i) = self.lits.borrow().1.get(&key) {
             return i;
         }
         let lit = LitFact {
             scope: self.scope_of(n.start_byte() as u32),
             line: n.start_position().row as u32 + 1,
-            dict: false,
+            dict,
             elements,
         };
         let mut l = self.lits.borrow_mut();
@@ -1357,21 +1359,7 @@ impl<'s, 't> Extractor<'s, 't> {
             .enumerate()
             .filter_map(|(i, v)| Some((i.to_string(), Some(v?))))
             .collect();
-        let key = usize::MAX / 8 - call.start_byte();
-        if let Some(&i) = self.lits.borrow().1.get(&key) {
-            return Some(i);
-        }
-        let lit = LitFact {
-            scope: self.scope_of(call.start_byte() as u32),
-            line: call.start_position().row as u32 + 1,
-            dict: false,
-            elements,
-        };
-        let mut l = self.lits.borrow_mut();
-        let i = l.0.len() as u32;
-        l.0.push(lit);
-        l.1.insert(key, i);
-        Some(i)
+        Some(self.add_literal(usize::MAX / 8 - call.start_byte(), call, elements))
     }
 
     /// The key of `x.get("key")` (or `x.get("key", default)`).
@@ -2544,17 +2532,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 v.push(Seg::Index("*".into()));
                 vec![("*".into(), Some(v))]
             };
-        let lit = LitFact {
-            scope: self.scope_of(star.start_byte() as u32),
-            line: star.start_position().row as u32 + 1,
-            dict: false,
-            elements,
-        };
-        let mut l = self.lits.borrow_mut();
-        let i = l.0.len() as u32;
-        l.0.push(lit);
-        l.1.insert(key, i);
-        i
+        self.add_literal(key, star, elements)
     }
 
     /// The callees of the calls in the constant string given to `exec` / `eval` (parsed as
@@ -2662,17 +2640,7 @@ impl<'s, 't> Extractor<'s, 't> {
             }
         }
         elements.retain(|(_, v)| v.is_some());
-        let lit = LitFact {
-            scope: self.scope_of(call.start_byte() as u32),
-            line: call.start_position().row as u32 + 1,
-            dict: true,
-            elements,
-        };
-        let mut l = self.lits.borrow_mut();
-        let i = l.0.len() as u32;
-        l.0.push(lit);
-        l.1.insert(call.start_byte(), i);
-        Some(i)
+        Some(self.add_container(call.start_byte(), call, true, elements))
     }
 
     /// The elements of a literal container, by key.
