@@ -59,6 +59,8 @@ pub(crate) mod tag {
     pub(crate) const PY_USED: u8 = 13;
     /// Python names of `@property` getters and setters.
     pub(crate) const PY_PROPS: u8 = 14;
+    /// Python `mod.attr = v` written where `mod` names an import, by attribute name.
+    pub(crate) const PY_MOD_ATTRS: u8 = 15;
 }
 
 /// FNV-1a: stable across runs and builds, unlike the hashers of the maps.

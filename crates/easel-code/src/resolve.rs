@@ -182,6 +182,10 @@ pub(crate) struct Resolver<'a> {
     /// Python names of `@property` getters and setters: an attribute of another name is never
     /// a call, so most attribute accesses cost one probe.
     py_props: Table<String, ()>,
+    /// Python attribute name → assignments `mod.attr = v` (file, assignment index) whose
+    /// `mod` is a name some import of the file binds: a possible value of `attr` in the
+    /// module `mod` turns out to be, worked out when read.
+    py_mod_attrs: Table<String, Vec<Ref>>,
     /// Per file, the calls that decorate a definition (from the file's [`Summary`]).
     decorators: Vec<Vec<u32>>,
     /// Per file, the keys of the tables built from facts that the file adds entries to.
@@ -234,6 +238,26 @@ pub(crate) fn summarize(f: &FileFacts) -> Summary {
                 .filter(|d| prop_kind(d) != 0)
                 .map(|d| (tag::PY_PROPS, d.name.clone(), NO_DEF)),
         );
+        // `mod.attr = v` where `mod` is a name an import binds (in any scope): the entry's
+        // "definition" is the assignment's index.
+        let imported: HashSet<&str> = f
+            .imports
+            .iter()
+            .filter_map(|imp| match &imp.kind {
+                ImportKind::Module { alias: Some(a), .. } => Some(a.as_str()),
+                ImportKind::Module { path, alias: None } => path.split('.').next(),
+                ImportKind::From { name, alias, .. } => Some(alias.as_deref().unwrap_or(name)),
+                ImportKind::Star { .. } => None,
+            })
+            .collect();
+        for (i, a) in f.assigns.iter().enumerate() {
+            if let [obj, attr] = a.target.as_slice()
+                && !attr.starts_with('[')
+                && imported.contains(obj.as_str())
+            {
+                entries.push((tag::PY_MOD_ATTRS, attr.clone(), i as DefId));
+            }
+        }
     }
     let decorators = f
         .calls
@@ -482,6 +506,7 @@ impl<'a> Resolver<'a> {
             py_packages: Table::new(tag::PY_PACKAGES),
             py_used: Table::new(tag::PY_USED),
             py_props: Table::new(tag::PY_PROPS),
+            py_mod_attrs: Table::new(tag::PY_MOD_ATTRS),
             decorators: Vec::with_capacity(files.len()),
             contrib: Vec::with_capacity(files.len()),
         };
@@ -539,6 +564,7 @@ impl<'a> Resolver<'a> {
             tag::GLOBAL_FUNCS => push_entry(&mut self.global_funcs, k.clone(), rf, out),
             tag::PY_USED => set_entry(&mut self.py_used, k, out),
             tag::PY_PROPS => set_entry(&mut self.py_props, k, out),
+            tag::PY_MOD_ATTRS => push_entry(&mut self.py_mod_attrs, k.clone(), rf, out),
             _ => {}
         }
     }
@@ -1359,9 +1385,18 @@ impl<'a> Resolver<'a> {
             origin = false;
         }
         let _ = cur;
-        // Module scope.
+        // Module scope, and what other modules assign to this module's attribute.
+        let foreign = self.assigned_from_outside(fi, name, depth);
         if let Some(bs) = ix.bindings.get(&(None, name.to_string())) {
-            return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+            let mut out = self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+            if !foreign.is_empty() {
+                out.extend(foreign);
+                dedup(&mut out);
+            }
+            return out;
+        }
+        if !foreign.is_empty() {
+            return foreign;
         }
         self.lookup_outside(fi, name, depth)
     }
@@ -2244,6 +2279,48 @@ impl<'a> Resolver<'a> {
         out
     }
 
+    /// The values other code gives a Python module's top-level name with `mod.attr = v`
+    /// (`import helpers; helpers.handler = f`): each assignment of the `py_mod_attrs` table
+    /// under `name` whose object is module `m`. When it runs is not known, so these add to the
+    /// module's own bindings rather than replace them.
+    fn assigned_from_outside(&self, m: FileId, name: &str, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH || self.lang(m) != Lang::Python {
+            return Vec::new();
+        }
+        let Some(sets) = self.py_mod_attrs.get(name) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &Ref { file: af, def: ai } in sets {
+            // Its own right side (`helpers.f = wrap(helpers.f)`) sees the values before it.
+            if IN_RHS.with(|s| s.borrow().contains(&(af, ai))) {
+                continue;
+            }
+            let fa = &self.files[af as usize].assigns[ai as usize];
+            let Some(obj) = fa.target.first() else {
+                continue;
+            };
+            let objs = self.eval(
+                af,
+                fa.scope,
+                &[Seg::Name(obj.clone())],
+                Some(fa.line),
+                depth + 1,
+            );
+            if !objs.contains(&Val::Module(m)) {
+                continue;
+            }
+            let b = Binding {
+                line: fa.line,
+                kind: BindKind::Assign(ai),
+                cond: None,
+            };
+            out.extend(self.eval_binding(af, b, depth + 1));
+        }
+        dedup(&mut out);
+        out
+    }
+
     /// A top-level name of a module, as another module sees it.
     fn module_member(&self, m: FileId, name: &str, depth: u32, with_stars: bool) -> Vec<Val> {
         let f = &self.files[m as usize];
@@ -2253,8 +2330,17 @@ impl<'a> Resolver<'a> {
         {
             return self.module_member(m, &d.clone(), depth + 1, with_stars);
         }
+        let foreign = self.assigned_from_outside(m, name, depth + 1);
         if let Some(bs) = self.idx[m as usize].bindings.get(&(None, name.to_string())) {
-            return self.eval_bindings(m, bs, None, depth + 1);
+            let mut out = self.eval_bindings(m, bs, None, depth + 1);
+            if !foreign.is_empty() {
+                out.extend(foreign);
+                dedup(&mut out);
+            }
+            return out;
+        }
+        if !foreign.is_empty() {
+            return foreign;
         }
         if with_stars && depth < MAX_DEPTH {
             for &si in &self.idx[m as usize].stars {

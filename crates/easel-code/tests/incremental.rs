@@ -31,7 +31,7 @@ struct Item {
 }
 
 fn item() -> impl Strategy<Value = Item> {
-    (0u8..14, 0usize..8, 0usize..8, 0usize..8).prop_map(|(kind, x, y, z)| Item { kind, x, y, z })
+    (0u8..15, 0usize..8, 0usize..8, 0usize..8).prop_map(|(kind, x, y, z)| Item { kind, x, y, z })
 }
 
 fn python(items: &[Item]) -> String {
@@ -78,6 +78,17 @@ fn python(items: &[Item]) -> String {
                 n(z)
             ),
             13 => format!("v = {}().{}\n", c(x), n(y)),
+            // A module's attribute assigned from another module (the `py_mod_attrs` table):
+            // a possible value of that module's top-level name.
+            14 => format!(
+                "import {} as mod{}\ndef {}():\n    mod{}.{} = {}\n",
+                m(x),
+                x,
+                n(y),
+                x,
+                n(z),
+                n(y)
+            ),
             _ => format!(
                 "def {}():\n    return {}()\n{}().{}()\n",
                 n(x),
