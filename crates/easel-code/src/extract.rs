@@ -1186,11 +1186,7 @@ impl<'s, 't> Extractor<'s, 't> {
         if let Some(&i) = self.lits.borrow().1.get(&key) {
             return Some(i);
         }
-        let mut cur = n.walk();
-        let branches: Vec<Node> = n
-            .named_children(&mut cur)
-            .filter(|c| c.kind() != "comment")
-            .collect();
+        let branches = named_parts(n);
         let [a, _cond, b] = branches.as_slice() else {
             return None;
         };
@@ -1281,11 +1277,7 @@ impl<'s, 't> Extractor<'s, 't> {
         if args.kind() != "argument_list" {
             return None;
         }
-        let mut cur = args.walk();
-        let a: Vec<Node<'n>> = args
-            .named_children(&mut cur)
-            .filter(|c| c.kind() != "comment")
-            .collect();
+        let a = named_parts(args);
         match (self.text(f).as_str(), a.as_slice()) {
             ("getattr", [obj, name]) if name.kind() == "string" => {
                 let key = self.literal_key(*name)?;
@@ -1315,11 +1307,7 @@ impl<'s, 't> Extractor<'s, 't> {
         if args.kind() != "argument_list" {
             return None;
         }
-        let mut cur = args.walk();
-        let a: Vec<Node> = args
-            .named_children(&mut cur)
-            .filter(|c| c.kind() != "comment")
-            .collect();
+        let a = named_parts(args);
         if a.iter().any(|x| {
             matches!(
                 x.kind(),
@@ -1906,11 +1894,7 @@ impl<'s, 't> Extractor<'s, 't> {
         if f.kind() != "identifier" || self.text(f) != "setattr" {
             return;
         }
-        let mut cur = args.walk();
-        let a: Vec<Node> = args
-            .named_children(&mut cur)
-            .filter(|c| c.kind() != "comment")
-            .collect();
+        let a = named_parts(args);
         let [obj, name, value] = a.as_slice() else {
             return;
         };
@@ -2186,11 +2170,7 @@ impl<'s, 't> Extractor<'s, 't> {
     /// `for k, v in d.items():` binds `v` to the dict's values, `for i, v in enumerate(xs):`
     /// to the elements of `xs`.
     fn pair_loop(&mut self, n: Node, left: Node, right: Node) {
-        let mut cur = left.walk();
-        let names: Vec<Node> = left
-            .named_children(&mut cur)
-            .filter(|c| c.kind() != "comment")
-            .collect();
+        let names = named_parts(left);
         let [_, second] = names.as_slice() else {
             return;
         };
@@ -2203,11 +2183,7 @@ impl<'s, 't> Extractor<'s, 't> {
         ) else {
             return;
         };
-        let mut ac = args.walk();
-        let args: Vec<Node> = args
-            .named_children(&mut ac)
-            .filter(|c| c.kind() != "comment")
-            .collect();
+        let args = named_parts(args);
         let value = match (f.kind(), args.as_slice()) {
             ("attribute", [])
                 if f.child_by_field_name("attribute")
@@ -2360,11 +2336,7 @@ impl<'s, 't> Extractor<'s, 't> {
             && matches!(left.kind(), "pattern_list" | "tuple_pattern")
             && let Some(value) = self.segs(r)
         {
-            let mut cur = left.walk();
-            let targets: Vec<Node> = left
-                .named_children(&mut cur)
-                .filter(|c| c.kind() != "comment")
-                .collect();
+            let targets = named_parts(left);
             let n_targets = targets.len();
             let mut starred = false;
             for (i, ch) in targets.into_iter().enumerate() {
@@ -2514,11 +2486,7 @@ impl<'s, 't> Extractor<'s, 't> {
         }
         let elements: Vec<(String, Option<Vec<Seg>>)> =
             if matches!(right.kind(), "expression_list" | "tuple" | "list") {
-                let mut cur = right.walk();
-                let all: Vec<Node> = right
-                    .named_children(&mut cur)
-                    .filter(|c| c.kind() != "comment")
-                    .collect();
+                let all = named_parts(right);
                 let end = all.len().saturating_sub(after);
                 all.get(before..end)
                     .unwrap_or(&[])
@@ -3211,4 +3179,12 @@ fn collect_kind<'t>(n: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
     for ch in n.named_children(&mut cur) {
         collect_kind(ch, kind, out);
     }
+}
+
+/// A node's named children without comments (which the grammars put anywhere).
+fn named_parts(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cur = n.walk();
+    n.named_children(&mut cur)
+        .filter(|c| c.kind() != "comment")
+        .collect()
 }
