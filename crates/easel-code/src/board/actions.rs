@@ -152,49 +152,35 @@ pub fn run(root: &Path, action: Action, opts: &BoardOptions) -> Result<Outcome, 
             let kind = ClaimKind::parse(kind.as_deref())?;
             let text = required(text, name)?;
             let store = Store::open(root, false)?;
-            let (state, (id, ev)) = store.change(opts.actor, name, &text, |s| {
+            create_linked(&store, name, &text, kind.name(), opts, |s, evidence| {
                 let id = s.next_claim_id();
-                let ev = s.latest_evidence().map(|e| e.id.clone());
                 s.claims.push(Claim {
                     id: id.clone(),
                     kind,
                     text: text.clone(),
-                    evidence: ev.clone(),
+                    evidence,
                     created: jiff::Timestamp::now(),
                 });
-                Ok((id, ev))
-            })?;
-            let result = format!(
-                "Created {id} ({}{}): \"{text}\"",
-                kind.name(),
-                linked(ev.as_deref())
-            );
-            finish(&store, name, Some(id), result, &state, Vec::new(), opts)
+                id
+            })
         }
         Action::Decide { text, kind } => {
             let kind = DecisionKind::parse_decide(kind.as_deref())?;
             let text = required(text, name)?;
             let store = Store::open(root, false)?;
-            let (state, (id, ev)) = store.change(opts.actor, name, &text, |s| {
+            create_linked(&store, name, &text, kind.name(), opts, |s, evidence| {
                 let id = s.next_decision_id();
-                let ev = s.latest_evidence().map(|e| e.id.clone());
                 s.decisions.push(Decision {
                     id: id.clone(),
                     kind,
                     text: text.clone(),
                     symbol: None,
                     node: None,
-                    evidence: ev.clone(),
+                    evidence,
                     created: jiff::Timestamp::now(),
                 });
-                Ok((id, ev))
-            })?;
-            let result = format!(
-                "Created {id} ({}{}): \"{text}\"",
-                kind.name(),
-                linked(ev.as_deref())
-            );
-            finish(&store, name, Some(id), result, &state, Vec::new(), opts)
+                id
+            })
         }
         Action::Mark { symbol, text } => address(root, DecisionKind::Mark, symbol, text, opts),
         Action::Skip { symbol, text } => address(root, DecisionKind::Skip, symbol, text, opts),
@@ -257,6 +243,24 @@ fn drawn(r: Result<Image, BoardError>, images: &mut Vec<Image>, notes: &mut Stri
             notes.push_str(&format!("\n(The view could not be drawn: {e}.)"));
         }
     }
+}
+
+/// A claim or a decision, linked to the latest evidence: `add` puts it on the board and
+/// returns its id.
+fn create_linked(
+    store: &Store,
+    action: &'static str,
+    text: &str,
+    kind: &str,
+    opts: &BoardOptions,
+    add: impl FnOnce(&mut State, Option<String>) -> String,
+) -> Result<Outcome, BoardError> {
+    let (state, (id, ev)) = store.change(opts.actor, action, text, |s| {
+        let ev = s.latest_evidence().map(|e| e.id.clone());
+        Ok((add(s, ev.clone()), ev))
+    })?;
+    let result = format!("Created {id} ({kind}{}): \"{text}\"", linked(ev.as_deref()));
+    finish(store, action, Some(id), result, &state, Vec::new(), opts)
 }
 
 fn linked(ev: Option<&str>) -> String {
