@@ -2,17 +2,15 @@
 //! `impact`, end to end on a small repository.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
 
 fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let w = |p: &str, t: &str| {
-        let full = dir.path().join(p);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, t).unwrap();
-    };
+    let w = |p: &str, t: &str| common::write(dir.path(), p, t);
     w(
         "app/settings.py",
         "def merge_setting(a, b):\n    return a\n\ndef merge_hooks(a, b):\n    return merge_setting(a, b)\n",
@@ -30,9 +28,7 @@ fn repo() -> tempfile::TempDir {
 }
 
 fn easel(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("easel").unwrap();
-    c.current_dir(dir).env_remove("EASEL_VAULT");
-    c
+    common::easel_in(dir)
 }
 
 /// Runs a command that must succeed and returns its standard output.

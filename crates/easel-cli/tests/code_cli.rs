@@ -1,16 +1,14 @@
 //! `easel code …` end to end on a small repository.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use assert_cmd::Command;
 use std::path::Path;
 
 fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let w = |p: &str, t: &str| {
-        let full = dir.path().join(p);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, t).unwrap();
-    };
+    let w = |p: &str, t: &str| common::write(dir.path(), p, t);
     w(".gitignore", "ignored/\n");
     w("ignored/skip.py", "def skipped():\n    pass\n");
     w(
@@ -29,9 +27,7 @@ fn repo() -> tempfile::TempDir {
 }
 
 fn easel(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("easel").unwrap();
-    c.current_dir(dir).env_remove("EASEL_VAULT");
-    c
+    common::easel_in(dir)
 }
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {

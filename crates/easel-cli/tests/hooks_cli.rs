@@ -1,17 +1,15 @@
 //! `easel code hook …` fed the JSON Claude Code sends, and `easel code hooks install`.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::path::Path;
 
 fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let w = |p: &str, t: &str| {
-        let full = dir.path().join(p);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, t).unwrap();
-    };
+    let w = |p: &str, t: &str| common::write(dir.path(), p, t);
     std::fs::create_dir(dir.path().join(".git")).unwrap();
     w(
         "src/core.py",

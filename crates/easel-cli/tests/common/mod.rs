@@ -64,3 +64,17 @@ pub fn expect_failure(cmd: &mut Command, code: i32) -> String {
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
     stderr
 }
+
+/// Writes `text` to `rel` under `root`, making the folders on the way.
+pub fn write(root: &Path, rel: &str, text: &str) {
+    let full = root.join(rel);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, text).unwrap();
+}
+
+/// `easel` run in `dir`, with no vault from the environment.
+pub fn easel_in(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("easel").unwrap();
+    c.current_dir(dir).env_remove("EASEL_VAULT");
+    c
+}
