@@ -29,8 +29,12 @@ pub(crate) struct Ref {
 /// One thing a unit of work read, in this run's numbering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Dep {
-    /// Anything in a file's facts or index.
+    /// Anything in a file's facts or index but its calls (see [`Dep::Body`]).
     File(FileId),
+    /// A file's call sites themselves (read through the callers table, or a file's own).
+    /// Most edits change only these: what other files see of a file (its definitions,
+    /// bindings, imports, ...) stays as it was, and so do the results that read only that.
+    Body(FileId),
     /// A key of a global table ([`key_hash`]).
     Key(u64),
     /// A global table keyed by a definition (`subclasses`, `callers`).
@@ -61,6 +65,8 @@ pub(crate) mod tag {
     pub(crate) const PY_PROPS: u8 = 14;
     /// Python `mod.attr = v` written where `mod` names an import, by attribute name.
     pub(crate) const PY_MOD_ATTRS: u8 = 15;
+    /// A file's call sites ([`super::Dep::Body`]).
+    pub(crate) const BODY: u8 = 16;
 }
 
 /// FNV-1a: stable across runs and builds, unlike the hashers of the maps.
@@ -88,6 +94,11 @@ pub(crate) fn all_paths_key() -> u64 {
 /// The stable hash of a file (by path).
 pub(crate) fn file_key(path: &str) -> u64 {
     key_hash(tag::FILE, &[path.as_bytes()])
+}
+
+/// The stable hash of a file's call sites (by path).
+pub(crate) fn body_key(path: &str) -> u64 {
+    key_hash(tag::BODY, &[path.as_bytes()])
 }
 
 /// The stable hash of a key of a table keyed by definition.

@@ -255,6 +255,28 @@ pub struct FileFacts {
     pub cond_blocks: Vec<(u32, u32)>,
 }
 
+impl FileFacts {
+    /// A copy without the call sites (the largest part of most files' facts).
+    pub(crate) fn clone_without_calls(&self) -> FileFacts {
+        FileFacts {
+            path: self.path.clone(),
+            lang: self.lang,
+            lines: self.lines,
+            package: self.package.clone(),
+            defs: self.defs.clone(),
+            calls: Vec::new(),
+            imports: self.imports.clone(),
+            assigns: self.assigns.clone(),
+            binds: self.binds.clone(),
+            globals: self.globals.clone(),
+            returns: self.returns.clone(),
+            literals: self.literals.clone(),
+            default_export: self.default_export.clone(),
+            cond_blocks: self.cond_blocks.clone(),
+        }
+    }
+}
+
 struct Compiled {
     query: Query,
     idx: Captures,
@@ -353,10 +375,14 @@ impl Captures {
     }
 }
 
+static COMPILED: [OnceLock<Result<Compiled, String>>; 12] = [const { OnceLock::new() }; 12];
+
+fn slot(lang: Lang) -> &'static OnceLock<Result<Compiled, String>> {
+    &COMPILED[Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0)]
+}
+
 fn compiled(lang: Lang) -> Result<&'static Compiled, String> {
-    static CELLS: [OnceLock<Result<Compiled, String>>; 12] = [const { OnceLock::new() }; 12];
-    let slot = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-    CELLS[slot]
+    slot(lang)
         .get_or_init(|| {
             let query = Query::new(&lang.grammar(), lang.query_source())
                 .map_err(|e| format!("queries/{}.scm: {e}", lang.name()))?;
@@ -367,6 +393,11 @@ fn compiled(lang: Lang) -> Result<&'static Compiled, String> {
         .map_err(Clone::clone)
 }
 
+/// Compiles a language's query ahead of the first file of that language.
+pub(crate) fn prepare(lang: Lang) {
+    let _ = compiled(lang);
+}
+
 /// Compile a language's query file (used by tests and `easel code` diagnostics).
 pub fn check_query(lang: Lang) -> Result<(), String> {
     compiled(lang).map(|_| ())
@@ -374,17 +405,28 @@ pub fn check_query(lang: Lang) -> Result<(), String> {
 
 /// Extract the facts of one file.
 pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> {
-    let c = compiled(lang)?;
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
     }
-    let tree = PARSER.with(|p| {
-        let mut p = p.borrow_mut();
-        p.set_language(&lang.grammar())
-            .map_err(|e| format!("grammar for {}: {e}", lang.name()))?;
-        p.parse(src, None)
-            .ok_or_else(|| format!("{path}: the parser gave up"))
-    })?;
+    let parse = || {
+        PARSER.with(|p| {
+            let mut p = p.borrow_mut();
+            p.set_language(&lang.grammar())
+                .map_err(|e| format!("grammar for {}: {e}", lang.name()))?;
+            p.parse(src, None)
+                .ok_or_else(|| format!("{path}: the parser gave up"))
+        })
+    };
+    // Compiling a language's query takes several milliseconds (tree-sitter analyses it against
+    // the whole grammar): the first file of a language is parsed meanwhile, on another core.
+    let (c, tree) = match slot(lang).get() {
+        Some(c) => (c.as_ref().map_err(Clone::clone), parse()),
+        None => {
+            let (tree, c) = rayon::join(parse, || compiled(lang));
+            (c, tree)
+        }
+    };
+    let (c, tree) = (c?, tree?);
     let mut x = Extractor {
         lang,
         src,

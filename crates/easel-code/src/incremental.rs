@@ -16,7 +16,8 @@
 //! checked. Units run in the same order as in a full build, so that derived tables list their
 //! entries in the same order.
 
-use crate::deps::{Dep, FileId, Ref, file_key, ref_key, tag};
+use crate::deps::{Dep, FileId, Ref, body_key, file_key, ref_key, tag};
+use crate::extract::FileFacts;
 use crate::files::Files;
 use crate::model::{Edge, Graph, Node, Unresolved};
 use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver, Summary, summarize};
@@ -139,9 +140,25 @@ struct Plan<'s> {
     dirty: HashSet<u64>,
     /// Old files that changed or went away.
     gone_or_changed: Vec<usize>,
+    /// New files whose calls alone changed ([`crate::resolve::same_interface`]): results of
+    /// other files that did not read their calls still hold, and refer to them as before.
+    body_only: Vec<bool>,
+}
+
+/// What the last build knew of the files that changed since: their summaries (those not
+/// reused) and, from the fact cache, their facts.
+struct Before<'b> {
+    summaries: &'b [Option<Summary>],
+    facts: &'b (dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
 }
 
 impl Plan<'_> {
+    /// Whether new file `fi` shows other files what its old version did: unchanged, or
+    /// changed in its calls alone.
+    fn same_outside(&self, fi: usize) -> bool {
+        self.same[fi].is_some() || self.body_only[fi]
+    }
+
     fn ref_ok(&self, r: Ref) -> Option<Ref> {
         Some(Ref {
             file: (*self.remap.get(r.file as usize)?)?,
@@ -170,6 +187,7 @@ pub(crate) fn resolve<'a>(
     keys: &[[u8; 32]],
     digest: [u8; 32],
     old: Option<(State, Graph)>,
+    old_facts: &(dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
 ) -> (Graph, State, Reuse) {
     let t = std::time::Instant::now();
     let (mut old, mut pieces) = match old.and_then(|(s, g)| {
@@ -237,7 +255,13 @@ pub(crate) fn resolve<'a>(
     let contrib = r.contributions();
     let mut plan = old
         .filter(|o| o.init_dirs == init && o.files.len() == o.paths.len())
-        .map(|o| plan(o, facts, keys, &contrib));
+        .map(|o| {
+            let before = Before {
+                summaries: &kept_summaries,
+                facts: old_facts,
+            };
+            plan(o, facts, keys, &contrib, &summaries, &before)
+        });
     tracing::debug!(ms = t.elapsed().as_millis(), "indexed");
     let mut reuse = Reuse {
         files: n,
@@ -279,11 +303,14 @@ pub(crate) fn resolve<'a>(
                 .same_path(fi, facts)
                 .map(|o| bases_stable(&p.old.paths, &p.old.files[o].bases))
                 .unwrap_or_default();
-            if p.same[fi].is_none() || old != new {
+            if !p.same_outside(fi) || old != new {
                 more.extend(old.into_iter().chain(new).flat_map(|(_, ks)| ks));
             }
         }
         for &o in &p.gone_or_changed {
+            if p.remap[o].is_some() {
+                continue;
+            }
             let old = bases_stable(&p.old.paths, &p.old.files[o].bases);
             more.extend(old.into_iter().flat_map(|(_, ks)| ks));
         }
@@ -366,7 +393,7 @@ pub(crate) fn resolve<'a>(
                 .map(|s| sig(&p.old.paths, &s.pass1))
                 .unwrap_or_default();
             // Who calls what, and where: the sites themselves, not only the targets.
-            let same_sites = p.same[fi].is_some()
+            let same_sites = p.same_outside(fi)
                 && old_state.is_some_and(|s| {
                     pass1_stable(&p.old.paths, &s.pass1) == pass1_stable(&new_paths, v)
                 });
@@ -376,6 +403,9 @@ pub(crate) fn resolve<'a>(
             }
         }
         for &o in &p.gone_or_changed {
+            if p.remap[o].is_some() {
+                continue;
+            }
             more.extend(sig(&p.old.paths, &p.old.files[o].pass1));
         }
         p.dirty.extend(more);
@@ -530,7 +560,14 @@ impl Plan<'_> {
     }
 }
 
-fn plan<'s>(old: &'s State, facts: &Files, keys: &[[u8; 32]], contrib: &[Vec<u64>]) -> Plan<'s> {
+fn plan<'s>(
+    old: &'s State,
+    facts: &Files,
+    keys: &[[u8; 32]],
+    contrib: &[Vec<u64>],
+    summaries: &[Summary],
+    before: &Before,
+) -> Plan<'s> {
     let old_ids: HashMap<&str, usize> = old
         .paths
         .iter()
@@ -539,6 +576,7 @@ fn plan<'s>(old: &'s State, facts: &Files, keys: &[[u8; 32]], contrib: &[Vec<u64
         .collect();
     let mut same = vec![None; facts.len()];
     let mut remap = vec![None; old.paths.len()];
+    let mut body_only = vec![false; facts.len()];
     let mut dirty = HashSet::default();
     let mut kept = vec![false; old.paths.len()];
     let mut set_changed = false;
@@ -549,11 +587,26 @@ fn plan<'s>(old: &'s State, facts: &Files, keys: &[[u8; 32]], contrib: &[Vec<u64
                 remap[o] = Some(fi as FileId);
                 kept[o] = true;
             }
+            Some(&o) if same_interface(old, o, facts, fi, before) => {
+                // The file's own results are made again; others' only where they read its
+                // calls, or table entries its calls make (names it calls, decorators).
+                body_only[fi] = true;
+                remap[o] = Some(fi as FileId);
+                dirty.insert(body_key(path));
+                let same_entries = before.summaries.get(o).and_then(Option::as_ref)
+                    == Some(&summaries[fi])
+                    && old.files[o].contrib == contrib[fi];
+                if !same_entries {
+                    dirty.extend(contrib[fi].iter().copied());
+                    dirty.extend(old.files[o].contrib.iter().copied());
+                }
+            }
             found => {
                 if found.is_none() {
                     set_changed = true;
                 }
                 dirty.insert(file_key(path));
+                dirty.insert(body_key(path));
                 dirty.extend(contrib[fi].iter().copied());
             }
         }
@@ -564,11 +617,15 @@ fn plan<'s>(old: &'s State, facts: &Files, keys: &[[u8; 32]], contrib: &[Vec<u64
         if *k {
             continue;
         }
+        gone_or_changed.push(o);
+        if remap[o].is_some() {
+            continue;
+        }
         if !new_paths.contains(old.paths[o].as_str()) {
             set_changed = true;
         }
-        gone_or_changed.push(o);
         dirty.insert(file_key(&old.paths[o]));
+        dirty.insert(body_key(&old.paths[o]));
         dirty.extend(old.files[o].contrib.iter().copied());
     }
     if set_changed {
@@ -580,5 +637,15 @@ fn plan<'s>(old: &'s State, facts: &Files, keys: &[[u8; 32]], contrib: &[Vec<u64
         remap,
         dirty,
         gone_or_changed,
+        body_only,
     }
+}
+
+/// Whether old file `o` and new file `fi` (same path, other content) look the same from
+/// other files ([`crate::resolve::same_interface`]); the old facts come from the fact cache.
+fn same_interface(old: &State, o: usize, facts: &Files, fi: usize, before: &Before) -> bool {
+    old.keys
+        .get(o)
+        .and_then(|key| (before.facts)(key))
+        .is_some_and(|was| crate::resolve::same_interface(&was, facts.get(fi)))
 }

@@ -161,6 +161,18 @@ pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, CodeError> {
 
 /// Build the graph of the repository at `root`.
 pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
+    build_then(root, opts, |_| ()).map(|(built, ())| built)
+}
+
+/// Build the graph of the repository at `root`, then run `then` on it while the cache is
+/// written (on another thread): what a caller does with the graph (writing it out, drawing
+/// it) need not wait for the cache. Returns the graph and what `then` returned; an error
+/// writing the cache is returned after `then` has run.
+pub fn build_then<T>(
+    root: &Path,
+    opts: &BuildOptions,
+    then: impl FnOnce(&Built) -> T,
+) -> Result<(Built, T), CodeError> {
     let start = Instant::now();
     let files = discover(root)?;
     tracing::debug!(
@@ -207,12 +219,14 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     ..BuildStats::default()
                 };
                 tracing::debug!(?stats, "the kept graph is current");
-                return Ok(Built {
+                let built = Built {
                     graph,
                     stats,
                     problems: Vec::new(),
                     unchanged: true,
-                });
+                };
+                let t = then(&built);
+                return Ok((built, t));
             }
         }
     }
@@ -288,7 +302,22 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                 })
                 .collect::<Vec<_>>()
         },
-        || (opts.use_cache && !to_parse.is_empty()).then(|| load_old(root)),
+        || {
+            // The queries first: the files to parse wait for them, the state only at the end.
+            let mut langs: Vec<Lang> = to_parse
+                .iter()
+                .filter_map(|&i| match &results[i] {
+                    Ok((Got::Parse(_, lang), ..)) => Some(*lang),
+                    _ => None,
+                })
+                .collect();
+            langs.sort_unstable();
+            langs.dedup();
+            for lang in langs {
+                extract::prepare(lang);
+            }
+            (opts.use_cache && !to_parse.is_empty()).then(|| load_old(root))
+        },
     );
     let mut parsed = parsed.into_iter();
     let mut items = Vec::with_capacity(results.len());
@@ -349,21 +378,46 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
     } else {
         None
     };
-    let graph = match kept {
-        Some(g) => g,
-        None if opts.use_cache => {
-            // Only what the changes can reach is resolved again. The state is of use only
-            // with the graph it was kept with (a crash between writing the two leaves them
-            // apart, and then everything is resolved again).
-            let old = preloaded.unwrap_or_else(|| load_old(root));
-            tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
-            let (g, state, reuse) = incremental::resolve(&facts, &keys, digest, old);
-            stats.resolved = reuse.pass2_redone;
-            // The three files are independent: written side by side.
+    let finish = |graph: Graph, stats: BuildStats, problems: Vec<String>| Built {
+        graph,
+        stats,
+        problems,
+        unchanged,
+    };
+    if let Some(g) = kept {
+        stats.millis = start.elapsed().as_millis();
+        let built = finish(g, stats, problems);
+        let t = then(&built);
+        return Ok((built, t));
+    }
+    if !opts.use_cache {
+        stats.resolved = facts.len();
+        let g = resolve::Resolver::new(&facts).into_graph();
+        stats.millis = start.elapsed().as_millis();
+        tracing::debug!(?stats, "built the code graph");
+        let built = finish(g, stats, problems);
+        let t = then(&built);
+        return Ok((built, t));
+    }
+    // Only what the changes can reach is resolved again. The state is of use only with the
+    // graph it was kept with (a crash between writing the two leaves them apart, and then
+    // everything is resolved again).
+    let old = preloaded.unwrap_or_else(|| load_old(root));
+    tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
+    let (g, state, reuse) =
+        incremental::resolve(&facts, &keys, digest, old, &|key| cache.facts(key));
+    stats.resolved = reuse.pass2_redone;
+    stats.millis = start.elapsed().as_millis();
+    tracing::debug!(?stats, "built the code graph");
+    let built = finish(g, stats, problems);
+    // The cache files are independent of each other and of what the caller does with the
+    // graph: all are written side by side.
+    let (stored, t) = std::thread::scope(|s| {
+        let store = s.spawn(|| {
             let ((kept, stored), facts_stored) = rayon::join(
                 || {
                     rayon::join(
-                        || cache::store_graph(root, &digest, &g, stats.lines),
+                        || cache::store_graph(root, &digest, &built.graph, built.stats.lines),
                         || cache::store_state(root, &state),
                     )
                 },
@@ -372,25 +426,17 @@ pub fn build(root: &Path, opts: &BuildOptions) -> Result<Built, CodeError> {
                     false => cache::Cache::store(root, &cache, &keys, &stamps, &facts),
                 },
             );
-            kept?;
-            stored?;
-            facts_stored?;
-            g
-        }
-        None => {
-            stats.resolved = facts.len();
-            resolve::Resolver::new(&facts).into_graph()
-        }
-    };
-    tracing::debug!(ms = start.elapsed().as_millis(), "resolved and stored");
-    stats.millis = start.elapsed().as_millis();
-    tracing::debug!(?stats, "built the code graph");
-    Ok(Built {
-        graph,
-        stats,
-        problems,
-        unchanged,
-    })
+            tracing::debug!(ms = start.elapsed().as_millis(), "cache written");
+            kept.and(stored).and(facts_stored)
+        });
+        let t = then(&built);
+        (store.join(), t)
+    });
+    match stored {
+        Ok(r) => r?,
+        Err(p) => std::panic::resume_unwind(p),
+    }
+    Ok((built, t))
 }
 
 /// Build the graph from facts already extracted (tests, and callers with their own files).

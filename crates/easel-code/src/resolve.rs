@@ -10,7 +10,7 @@
 use crate::deps::{
     Dep, DepKey, FileId, LazyPerFile, Ref, Table, merge, record, tag, tracked, tracked_merged,
 };
-use crate::extract::{DefKind, FileFacts, ImportKind, Seg};
+use crate::extract::{CallSite, DefKind, FileFacts, ImportKind, Seg};
 use crate::files::{Files, TrackedFiles};
 use crate::lang::Lang;
 use crate::model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
@@ -582,6 +582,7 @@ impl<'a> Resolver<'a> {
             .iter()
             .map(|d| match *d {
                 Dep::File(f) => crate::deps::file_key(files.path(f as usize)),
+                Dep::Body(f) => crate::deps::body_key(files.path(f as usize)),
                 Dep::Key(h) => h,
                 Dep::RefKey(t, r) => crate::deps::ref_key(t, files.path(r.file as usize), r.def),
                 Dep::Stable(h) => h,
@@ -644,6 +645,16 @@ impl<'a> Resolver<'a> {
     /// Import targets do not change during resolution: they are worked out once.
     pub(crate) fn set_imports(&mut self, all: Vec<ImportTargets>) {
         self.import_targets = all.into_iter().map(Some).collect();
+    }
+
+    /// Call `ci` of file `f`: a read of the file's calls, not of what other files see of it.
+    fn call_site(&self, f: FileId, ci: u32) -> Option<&CallSite> {
+        record(Dep::Body(f));
+        self.files
+            .untracked()
+            .get(f as usize)
+            .calls
+            .get(ci as usize)
     }
 
     fn def(&self, r: Ref) -> &crate::extract::Def {
@@ -898,7 +909,7 @@ impl<'a> Resolver<'a> {
     /// the file, `reduce` imported from `functools`, `.sort` of something no class of the
     /// repository provides.
     fn calls_back(&self, fi: FileId, o: u32) -> bool {
-        let Some(outer) = self.files[fi as usize].calls.get(o as usize) else {
+        let Some(outer) = self.call_site(fi, o) else {
             return false;
         };
         match outer.callee.as_slice() {
@@ -1642,7 +1653,9 @@ impl<'a> Resolver<'a> {
         // The default is a value unless every call site passes the argument.
         let mut defaulted = sites.is_empty();
         for &(cf, ci, bound) in sites {
-            let call = &self.files[cf as usize].calls[ci as usize];
+            let Some(call) = self.call_site(cf, ci) else {
+                continue;
+            };
             if let Some(d) = call.decorates {
                 // The first parameter after the bound one (a decorator class's `__init__`
                 // binds `self`).
@@ -1726,7 +1739,9 @@ impl<'a> Resolver<'a> {
         let params = &self.def(f).params;
         let mut out = Vec::new();
         for &(cf, ci, bound) in sites {
-            let call = &self.files[cf as usize].calls[ci as usize];
+            let Some(call) = self.call_site(cf, ci) else {
+                continue;
+            };
             if call.decorates.is_some() {
                 continue;
             }
@@ -3320,6 +3335,38 @@ fn innermost_cond_blocks(f: &FileFacts) -> Vec<u32> {
     out
 }
 
+/// Whether a file's index is built from call `c` (`xs.append(f)` puts `f` into `xs`): such
+/// calls are part of what other files see of the file ([`same_interface`]).
+fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
+    f.lang == Lang::Python && matches!(c.callee.as_slice(), [Seg::Name(_), Seg::Name(_)])
+}
+
+/// Whether two versions of a file look the same from other files: the same facts but the
+/// call sites (the calls its index is built from included), the line count and the byte
+/// offsets of definitions (resolution reads none of these). Resolving another file reads a
+/// file's calls only through [`Resolver::call_site`] (a [`Dep::Body`]), so a result that did
+/// not read them holds for both versions. Whatever else `FileFacts` holds counts.
+pub(crate) fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
+    fn outside(f: &FileFacts) -> Option<Vec<u8>> {
+        let mut v = f.clone_without_calls();
+        v.calls = f
+            .calls
+            .iter()
+            .filter(|c| index_reads_call(f, c))
+            .cloned()
+            .collect();
+        v.lines = 0;
+        for d in &mut v.defs {
+            (d.start_byte, d.end_byte, d.scope_start, d.scope_end) = (0, 0, 0, 0);
+        }
+        postcard::to_stdvec(&v).ok()
+    }
+    match (outside(a), outside(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
 fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
     let mut bindings: HashMap<(Option<DefId>, String), Vec<Binding>> = HashMap::new();
     let mut push = |scope: Option<DefId>, name: String, b: Binding| {
@@ -3500,7 +3547,7 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         );
     }
     if f.lang == Lang::Python {
-        for c in &f.calls {
+        for c in f.calls.iter().filter(|c| index_reads_call(f, c)) {
             let [Seg::Name(n), Seg::Name(m)] = c.callee.as_slice() else {
                 continue;
             };

@@ -160,17 +160,63 @@ fn apply(root: &Path, path: &str, content: Option<&str>) {
     }
 }
 
-/// An edit: a file (by index) gets new content, or goes away.
-type Edit = (usize, Option<Vec<Item>>);
+/// An edit of a file (by index).
+#[derive(Debug, Clone)]
+enum Edit {
+    /// New content, or none: the file goes away.
+    Replace(usize, Option<Vec<Item>>),
+    /// One statement's `y` changes: for most kinds of statement, only a call inside a body
+    /// changes, and what other files see of the file stays as it was.
+    Tweak(usize, usize, usize),
+    /// A comment line at the end.
+    Comment(usize),
+}
 
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
-    prop::collection::vec(
-        (
+    let edit = prop_oneof![
+        3 => (
             0..PATHS.len(),
             prop::option::weighted(0.7, prop::collection::vec(item(), 0..6)),
-        ),
-        1..6,
-    )
+        )
+            .prop_map(|(i, items)| Edit::Replace(i, items)),
+        3 => (0..PATHS.len(), 0usize..6, 0usize..8).prop_map(|(i, at, y)| Edit::Tweak(i, at, y)),
+        1 => (0..PATHS.len()).prop_map(Edit::Comment),
+    ];
+    prop::collection::vec(edit, 1..6)
+}
+
+/// Applies `edit` to the current contents of the files (none: no file) and writes the file.
+fn apply_edit(root: &Path, files: &mut [Option<(Vec<Item>, usize)>], edit: &Edit) {
+    let i = match edit {
+        Edit::Replace(i, items) => {
+            files[*i] = items.clone().map(|items| (items, 0));
+            *i
+        }
+        Edit::Tweak(i, at, y) => {
+            if let Some((items, _)) = &mut files[*i]
+                && !items.is_empty()
+            {
+                let n = items.len();
+                items[at % n].y = *y;
+            }
+            *i
+        }
+        Edit::Comment(i) => {
+            if let Some((_, comments)) = &mut files[*i] {
+                *comments += 1;
+            }
+            *i
+        }
+    };
+    let text = files[i].as_ref().map(|(items, comments)| {
+        let mut text = render(PATHS[i], items);
+        let mark = if PATHS[i].ends_with(".py") { "#" } else { "//" };
+        for c in 0..*comments {
+            text.push_str(&format!("{mark} note {c}\n"));
+        }
+        text
+    });
+    apply(root, PATHS[i], text.as_deref());
 }
 
 proptest! {
@@ -183,21 +229,90 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for (p, items) in PATHS.iter().zip(&start) {
-            apply(root, p, Some(&render(p, items)));
+        let mut files: Vec<Option<(Vec<Item>, usize)>> =
+            start.into_iter().map(|items| Some((items, 0))).collect();
+        for (p, f) in PATHS.iter().zip(&files) {
+            if let Some((items, _)) = f {
+                apply(root, p, Some(&render(p, items)));
+            }
         }
         let cached = BuildOptions { use_cache: true, progress: None };
         build(root, &cached).unwrap();
         for step in steps {
-            for (i, content) in &step {
-                let text = content.as_ref().map(|items| render(PATHS[*i], items));
-                apply(root, PATHS[*i], text.as_deref());
+            for edit in &step {
+                apply_edit(root, &mut files, edit);
             }
             let inc = build(root, &cached).unwrap();
             let full = build(root, &BuildOptions::default()).unwrap();
             prop_assert_eq!(&inc.graph, &full.graph);
         }
     }
+}
+
+/// An edit of the calls inside a function of a module that every other file imports: what
+/// the importers see of it is unchanged, so only the module itself is resolved again.
+#[test]
+fn an_edit_of_calls_alone_resolves_only_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..20 {
+        let text =
+            format!("from lib import helper, other\n\ndef f{i}():\n    helper()\n    other()\n");
+        apply(root, &format!("m{i}.py"), Some(&text));
+    }
+    apply(
+        root,
+        "lib.py",
+        Some("def helper(x=0):\n    pass\n\ndef other():\n    helper()\n"),
+    );
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    assert_eq!(build(root, &cached).unwrap().stats.resolved, 21);
+    // Other arguments, on the same line.
+    apply(
+        root,
+        "lib.py",
+        Some("def helper(x=0):\n    pass\n\ndef other():\n    helper(1)\n"),
+    );
+    let second = build(root, &cached).unwrap();
+    assert_eq!(second.stats.resolved, 1, "{:?}", second.stats);
+    assert!(
+        second
+            .graph
+            .call_pairs()
+            .contains(&("lib.other".into(), "lib.helper".into()))
+    );
+    assert_eq!(
+        second.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    // A comment at the end.
+    apply(
+        root,
+        "lib.py",
+        Some("def helper(x=0):\n    pass\n\ndef other():\n    helper(1)\n# done\n"),
+    );
+    let third = build(root, &cached).unwrap();
+    assert_eq!(third.stats.resolved, 1, "{:?}", third.stats);
+    assert_eq!(
+        third.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    // A new line inside a function moves the definitions below it: everything that reads
+    // the module is resolved again.
+    apply(
+        root,
+        "lib.py",
+        Some("def helper(x=0):\n    pass\n    pass\n\ndef other():\n    helper(1)\n# done\n"),
+    );
+    let fourth = build(root, &cached).unwrap();
+    assert!(fourth.stats.resolved > 1, "{:?}", fourth.stats);
+    assert_eq!(
+        fourth.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
 }
 
 /// A change that no other file can see is resolved again alone.

@@ -90,6 +90,14 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
 
 /// Builds with the cache, showing a progress bar on a terminal for large repositories.
 fn build(dir: &Path) -> anyhow::Result<Built> {
+    let built = with_progress(|opts| easel_code::build(dir, opts))?;
+    warn_skipped(&built);
+    Ok(built)
+}
+
+/// Runs `f` with build options that use the cache and draw a progress bar on a terminal for
+/// large repositories.
+fn with_progress<T>(f: impl FnOnce(&BuildOptions) -> T) -> T {
     let bar = indicatif::ProgressBar::hidden();
     let show = std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
@@ -109,12 +117,15 @@ fn build(dir: &Path) -> anyhow::Result<Built> {
         use_cache: true,
         progress: Some(&progress),
     };
-    let built = easel_code::build(dir, &opts)?;
+    let out = f(&opts);
     bar.finish_and_clear();
+    out
+}
+
+fn warn_skipped(built: &Built) {
     for p in &built.problems {
         tracing::warn!("skipped {p}");
     }
-    Ok(built)
 }
 
 #[derive(Serialize)]
@@ -147,25 +158,10 @@ struct EdgeCounts {
 }
 
 fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
-    let built = build(dir)?;
+    let opts = super::code_board::options();
+    let (built, recorded) = with_progress(|b| board::init_repo(dir, b, &opts))?;
+    warn_skipped(&built);
     let path = easel_code::graph_path(dir);
-    // The same inputs make the same graph: keep the file from the last run. Writing it (megabytes
-    // of JSON) and recording the architecture are independent: they run side by side.
-    let (saved, recorded) = std::thread::scope(|s| {
-        let saved = s.spawn(|| {
-            if !(built.unchanged && path.is_file()) {
-                easel_code::save_graph(dir, &built.graph)?;
-            }
-            Ok::<_, easel_code::CodeError>(())
-        });
-        let recorded = board::record_architecture(dir, &built, &super::code_board::options());
-        (saved.join(), recorded)
-    });
-    match saved {
-        Ok(r) => r?,
-        Err(p) => std::panic::resume_unwind(p),
-    }
-    let recorded = recorded?;
     let g = &built.graph;
     let mut nodes = Counts::default();
     for n in &g.nodes {

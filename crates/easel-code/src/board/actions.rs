@@ -296,25 +296,36 @@ fn finish(
 }
 
 fn init(root: &Path, opts: &BoardOptions) -> Result<Outcome, BoardError> {
+    init_repo(root, &cached(), opts).map(|(_, outcome)| outcome)
+}
+
+/// `easel code init`: builds the graph, writes `graph.json` and records the architecture as
+/// evidence. The last two run side by side, and while the cache is written.
+pub fn init_repo(
+    root: &Path,
+    build: &BuildOptions,
+    opts: &BoardOptions,
+) -> Result<(Built, Outcome), BoardError> {
     Store::open(root, true)?;
-    let built = crate::build(root, &cached())?;
     let path = crate::graph_path(root);
-    // The same inputs make the same graph: keep the file from the last run. Writing it and
-    // recording the architecture are independent: they run side by side.
-    let (saved, recorded) = std::thread::scope(|s| {
-        let saved = s.spawn(|| {
-            if !(built.unchanged && path.is_file()) {
-                crate::save_graph(root, &built.graph)?;
-            }
-            Ok::<_, CodeError>(())
-        });
-        (saved.join(), record_architecture(root, &built, opts))
-    });
+    let (built, (saved, recorded)) = crate::build_then(root, build, |built| {
+        std::thread::scope(|s| {
+            let saved = s.spawn(|| {
+                // The same inputs make the same graph: the file of the last run is kept.
+                if !(built.unchanged && path.is_file()) {
+                    crate::save_graph(root, &built.graph)?;
+                }
+                Ok::<_, CodeError>(())
+            });
+            let recorded = record_architecture(root, built, opts);
+            (saved.join(), recorded)
+        })
+    })?;
     match saved {
         Ok(r) => r?,
         Err(p) => std::panic::resume_unwind(p),
     }
-    recorded
+    Ok((built, recorded?))
 }
 
 /// When nothing changed since the last init, or the architecture view would draw exactly what

@@ -28,7 +28,8 @@ mod tasks;
 mod text;
 
 pub use actions::{
-    Action, BoardOptions, Image, Outcome, Progress, record_architecture, record_impact, run,
+    Action, BoardOptions, Image, Outcome, Progress, init_repo, record_architecture, record_impact,
+    run,
 };
 pub use error::BoardError;
 pub use state::{
