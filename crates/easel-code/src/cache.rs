@@ -233,6 +233,10 @@ impl Cache {
 
 const GRAPH_FILE: &str = "graph.bin";
 
+/// The buffer between an encoder and its file: large enough that writes are few, small
+/// enough not to cost page faults of its own (four files are written at once).
+pub(crate) const WRITE_BUFFER: usize = 128 * 1024;
+
 #[derive(Serialize, Deserialize)]
 struct KeptGraph {
     format: String,
@@ -345,7 +349,7 @@ fn write_file(
     };
     let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
     let file = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut w = std::io::BufWriter::with_capacity(WRITE_BUFFER, file);
     let written = encode(&mut w)
         .map_err(std::io::Error::other)
         .and_then(|()| std::io::Write::flush(&mut w));

@@ -484,7 +484,7 @@ pub fn save_graph(root: &Path, graph: &Graph) -> Result<PathBuf, CodeError> {
     };
     // Straight into the file through a buffer: the JSON of a large repository is megabytes.
     let file = std::fs::File::create(&tmp).map_err(io)?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut out = std::io::BufWriter::with_capacity(cache::WRITE_BUFFER, file);
     serde_json::to_writer(&mut out, graph).map_err(|e| io(std::io::Error::other(e)))?;
     std::io::Write::flush(&mut out).map_err(io)?;
     drop(out);
