@@ -480,7 +480,9 @@ pub(crate) fn resolve<'a>(
     graph
         .edges
         .reserve_exact(total(|p| p.contains.len() + p.edges.len()));
-    graph.unresolved.reserve_exact(total(|p| p.unresolved.len()));
+    graph
+        .unresolved
+        .reserve_exact(total(|p| p.unresolved.len()));
     graph
         .builtin_calls
         .reserve_exact(total(|p| p.builtin_calls.len()));
