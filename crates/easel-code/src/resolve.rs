@@ -3342,10 +3342,15 @@ fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
 }
 
 /// Whether two versions of a file look the same from other files: the same facts but the
-/// call sites (the calls its index is built from included), the line count and the byte
-/// offsets of definitions (resolution reads none of these). Resolving another file reads a
-/// file's calls only through [`Resolver::call_site`] (a [`Dep::Body`]), so a result that did
-/// not read them holds for both versions. Whatever else `FileFacts` holds counts.
+/// call sites (the calls its index is built from included), the line count, the byte offsets
+/// of definitions, and the line numbers themselves as long as they keep their order.
+///
+/// Resolving another file reads a file's calls only through [`Resolver::call_site`] (a
+/// [`Dep::Body`]), so a result that did not read them holds for both versions. Of positions,
+/// resolution compares a file's line numbers with each other (a binding before a read, a
+/// read inside a block) and never with another file's, nor puts them into its results; so a
+/// line added inside a function, which moves everything below it, changes nothing another
+/// file's results can see. Whatever else `FileFacts` holds counts.
 pub(crate) fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
     fn outside(f: &FileFacts) -> Option<Vec<u8>> {
         let mut v = f.clone_without_calls();
@@ -3359,12 +3364,44 @@ pub(crate) fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
         for d in &mut v.defs {
             (d.start_byte, d.end_byte, d.scope_start, d.scope_end) = (0, 0, 0, 0);
         }
+        renumber_lines(&mut v);
         postcard::to_stdvec(&v).ok()
     }
     match (outside(a), outside(b)) {
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
+}
+
+/// Replaces every line number in `f` by its rank among them (from 1; 0 stays 0), which keeps
+/// their order and equalities.
+fn renumber_lines(f: &mut FileFacts) {
+    fn each(f: &mut FileFacts, mut g: impl FnMut(&mut u32)) {
+        for d in &mut f.defs {
+            g(&mut d.start_line);
+            g(&mut d.end_line);
+        }
+        f.calls.iter_mut().for_each(|c| g(&mut c.line));
+        f.imports.iter_mut().for_each(|i| g(&mut i.line));
+        f.assigns.iter_mut().for_each(|a| g(&mut a.line));
+        f.binds.iter_mut().for_each(|b| g(&mut b.line));
+        f.globals.iter_mut().for_each(|b| g(&mut b.line));
+        f.literals.iter_mut().for_each(|l| g(&mut l.line));
+        for (a, b) in &mut f.cond_blocks {
+            g(a);
+            g(b);
+        }
+    }
+    let mut seen = Vec::new();
+    each(f, |l| seen.push(*l));
+    seen.retain(|&l| l != 0);
+    seen.sort_unstable();
+    seen.dedup();
+    each(f, |l| {
+        if let Ok(i) = seen.binary_search(l) {
+            *l = i as u32 + 1;
+        }
+    });
 }
 
 fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {

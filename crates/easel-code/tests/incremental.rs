@@ -170,6 +170,38 @@ enum Edit {
     Tweak(usize, usize, usize),
     /// A comment line at the end.
     Comment(usize),
+    /// A comment line after the first line of a statement (inside the body of a function or
+    /// class): every line below it moves.
+    Gap(usize, usize),
+}
+
+/// A generated file: its statements, the comment lines at its end, and the statements
+/// followed by a comment line inside them.
+type FileState = (Vec<Item>, usize, Vec<usize>);
+
+fn text_of(path: &str, (items, comments, gaps): &FileState) -> String {
+    let (mark, indent) = if path.ends_with(".py") {
+        ("#", "    ")
+    } else {
+        ("//", "")
+    };
+    let mut text = String::new();
+    for (k, it) in items.iter().enumerate() {
+        let one = render(path, std::slice::from_ref(it));
+        for _ in gaps.iter().filter(|&&g| g == k) {
+            let (first, rest) = one.split_once('\n').unwrap_or((&one, ""));
+            text.push_str(first);
+            text.push_str(&format!("\n{indent}{mark} gap\n"));
+            text.push_str(rest);
+        }
+        if !gaps.contains(&k) {
+            text.push_str(&one);
+        }
+    }
+    for c in 0..*comments {
+        text.push_str(&format!("{mark} note {c}\n"));
+    }
+    text
 }
 
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
@@ -181,19 +213,20 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
             .prop_map(|(i, items)| Edit::Replace(i, items)),
         3 => (0..PATHS.len(), 0usize..6, 0usize..8).prop_map(|(i, at, y)| Edit::Tweak(i, at, y)),
         1 => (0..PATHS.len()).prop_map(Edit::Comment),
+        2 => (0..PATHS.len(), 0usize..6).prop_map(|(i, at)| Edit::Gap(i, at)),
     ];
     prop::collection::vec(edit, 1..6)
 }
 
 /// Applies `edit` to the current contents of the files (none: no file) and writes the file.
-fn apply_edit(root: &Path, files: &mut [Option<(Vec<Item>, usize)>], edit: &Edit) {
+fn apply_edit(root: &Path, files: &mut [Option<FileState>], edit: &Edit) {
     let i = match edit {
         Edit::Replace(i, items) => {
-            files[*i] = items.clone().map(|items| (items, 0));
+            files[*i] = items.clone().map(|items| (items, 0, Vec::new()));
             *i
         }
         Edit::Tweak(i, at, y) => {
-            if let Some((items, _)) = &mut files[*i]
+            if let Some((items, _, _)) = &mut files[*i]
                 && !items.is_empty()
             {
                 let n = items.len();
@@ -202,20 +235,22 @@ fn apply_edit(root: &Path, files: &mut [Option<(Vec<Item>, usize)>], edit: &Edit
             *i
         }
         Edit::Comment(i) => {
-            if let Some((_, comments)) = &mut files[*i] {
+            if let Some((_, comments, _)) = &mut files[*i] {
                 *comments += 1;
             }
             *i
         }
-    };
-    let text = files[i].as_ref().map(|(items, comments)| {
-        let mut text = render(PATHS[i], items);
-        let mark = if PATHS[i].ends_with(".py") { "#" } else { "//" };
-        for c in 0..*comments {
-            text.push_str(&format!("{mark} note {c}\n"));
+        Edit::Gap(i, at) => {
+            if let Some((items, _, gaps)) = &mut files[*i]
+                && !items.is_empty()
+                && !gaps.contains(&(at % items.len()))
+            {
+                gaps.push(at % items.len());
+            }
+            *i
         }
-        text
-    });
+    };
+    let text = files[i].as_ref().map(|f| text_of(PATHS[i], f));
     apply(root, PATHS[i], text.as_deref());
 }
 
@@ -229,11 +264,11 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let mut files: Vec<Option<(Vec<Item>, usize)>> =
-            start.into_iter().map(|items| Some((items, 0))).collect();
+        let mut files: Vec<Option<FileState>> =
+            start.into_iter().map(|items| Some((items, 0, Vec::new()))).collect();
         for (p, f) in PATHS.iter().zip(&files) {
-            if let Some((items, _)) = f {
-                apply(root, p, Some(&render(p, items)));
+            if let Some(f) = f {
+                apply(root, p, Some(&text_of(p, f)));
             }
         }
         let cached = BuildOptions { use_cache: true, progress: None };
@@ -300,17 +335,33 @@ fn an_edit_of_calls_alone_resolves_only_its_file() {
         third.graph,
         build(root, &BuildOptions::default()).unwrap().graph
     );
-    // A new line inside a function moves the definitions below it: everything that reads
-    // the module is resolved again.
+    // A new line inside a function moves the definitions below it, in order: what other
+    // files see is the same.
     apply(
         root,
         "lib.py",
         Some("def helper(x=0):\n    pass\n    pass\n\ndef other():\n    helper(1)\n# done\n"),
     );
     let fourth = build(root, &cached).unwrap();
-    assert!(fourth.stats.resolved > 1, "{:?}", fourth.stats);
+    assert_eq!(fourth.stats.resolved, 1, "{:?}", fourth.stats);
+    assert_eq!(fourth.graph.node("lib.py:other").unwrap().start_line, 5);
     assert_eq!(
         fourth.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    // A new function is seen by every importer (`from lib import *` could bind it, a name
+    // that found nothing may now find it): they are resolved again.
+    apply(
+        root,
+        "lib.py",
+        Some(
+            "def helper(x=0):\n    pass\n    pass\n\ndef other():\n    helper(1)\n\ndef third():\n    pass\n",
+        ),
+    );
+    let fifth = build(root, &cached).unwrap();
+    assert!(fifth.stats.resolved > 1, "{:?}", fifth.stats);
+    assert_eq!(
+        fifth.graph,
         build(root, &BuildOptions::default()).unwrap().graph
     );
 }
