@@ -41,9 +41,7 @@ pub fn thumbnail(
         height: ph,
     })?;
     draw_scaled(&mut out, &source, 0.0, 0.0, pw as f32, ph as f32);
-    let png = out
-        .encode_png()
-        .map_err(|e| RenderError::Encode(e.to_string()))?;
+    let png = crate::raster::encode(&out)?;
     Ok(Thumbnail { png, width, height })
 }
 

@@ -74,16 +74,45 @@ fn options() -> usvg::Options<'static> {
 
 /// Rasterizes SVG text to PNG bytes at `scale` (2.0 for sharp images on high-density screens).
 pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, RenderError> {
-    encode(&svg_to_pixmap(svg, scale)?)
+    encode(&svg_to_pixmap(svg, scale, None)?)
 }
 
-fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Encode(e.to_string()))
+/// PNG bytes of a rasterized pixmap: RGB when every pixel is opaque (a view on its background
+/// is), RGBA otherwise, deflated at level 1 after the Up filter. tiny-skia's own `encode_png`
+/// deflates at level 6 with adaptive filters: on a 2744×2820 architecture view that took 115
+/// ms against 18 ms here, for a file 27% smaller (565 against 771 kB; png's `Fast` level is as
+/// quick but makes 1.35 MB).
+pub(crate) fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
+    let pixels = pixmap.pixels();
+    let (color, data) = if pixels.iter().all(|p| p.alpha() == u8::MAX) {
+        let mut rgb = Vec::with_capacity(pixels.len() * 3);
+        for p in pixels {
+            rgb.extend_from_slice(&[p.red(), p.green(), p.blue()]);
+        }
+        (png::ColorType::Rgb, rgb)
+    } else {
+        (png::ColorType::Rgba, pixmap.clone().take_demultiplied())
+    };
+    let fail = |e: png::EncodingError| RenderError::Encode(e.to_string());
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    encoder.set_color(color);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+    encoder.set_filter(png::Filter::Up);
+    let mut writer = encoder.write_header().map_err(fail)?;
+    writer.write_image_data(&data).map_err(fail)?;
+    writer.finish().map_err(fail)?;
+    Ok(out)
 }
 
-fn svg_to_pixmap(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, RenderError> {
+/// `background` fills the whole pixmap first: its last column and row, rounded up from a
+/// fractional size, are otherwise left transparent, and the image would need an alpha channel.
+fn svg_to_pixmap(
+    svg: &str,
+    scale: f32,
+    background: Option<tiny_skia::Color>,
+) -> Result<tiny_skia::Pixmap, RenderError> {
     let tree =
         usvg::Tree::from_str(svg, &options()).map_err(|e| RenderError::Svg(e.to_string()))?;
     let size = tree.size();
@@ -100,6 +129,9 @@ fn svg_to_pixmap(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, RenderError
     }
     let mut pixmap =
         tiny_skia::Pixmap::new(width, height).ok_or(RenderError::TooLarge { width, height })?;
+    if let Some(color) = background {
+        pixmap.fill(color);
+    }
     resvg::render(
         &tree,
         tiny_skia::Transform::from_scale(scale, scale),
@@ -128,10 +160,22 @@ impl Scene {
             background: self.background.clone(),
             ..*self
         };
-        let mut pixmap = svg_to_pixmap(&shapes.to_svg(), scale)?;
+        let mut pixmap = svg_to_pixmap(&shapes.to_svg(), scale, hex_color(&self.background))?;
         crate::image::composite(&mut pixmap, &self.items, scale)?;
         encode(&pixmap)
     }
+}
+
+/// An opaque `#rrggbb` colour; anything else is `None`.
+fn hex_color(color: &str) -> Option<tiny_skia::Color> {
+    let hex = color.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let channel = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some(tiny_skia::Color::from_rgba8(
+        channel(0)?,
+        channel(2)?,
+        channel(4)?,
+        u8::MAX,
+    ))
 }
 
 /// Whether a rasterized text run produced any glyphs, for tests that guard against text
@@ -178,6 +222,39 @@ mod tests {
         let w = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
         let h = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
         assert_eq!((w, h), (240, 80));
+    }
+
+    #[test]
+    fn opaque_scenes_are_rgb_and_transparent_pixels_keep_their_alpha() {
+        // A fractional size: the rounded-up last column and row get the background too.
+        let s = Scene::new(100.5, 40.25);
+        let png = s.to_png(1.0).unwrap();
+        assert_eq!(png[25], 2, "IHDR colour type: RGB");
+        let back = tiny_skia::Pixmap::decode_png(&png).unwrap();
+        assert_eq!((back.width(), back.height()), (101, 41));
+        assert!(
+            back.pixels()
+                .iter()
+                .all(|p| p.alpha() == 255 && p.red() == 255)
+        );
+
+        let mut p = tiny_skia::Pixmap::new(3, 2).unwrap();
+        p.fill(tiny_skia::Color::from_rgba8(10, 200, 30, 128));
+        let png = encode(&p).unwrap();
+        assert_eq!(png[25], 6, "IHDR colour type: RGBA");
+        let back = tiny_skia::Pixmap::decode_png(&png).unwrap();
+        assert_eq!((back.width(), back.height()), (3, 2));
+        for (a, b) in p.data().iter().zip(back.data()) {
+            assert!(a.abs_diff(*b) <= 1, "{a} against {b}");
+        }
+    }
+
+    #[test]
+    fn only_six_digit_hex_colours_fill_the_background() {
+        assert!(hex_color("#ffffff").is_some());
+        assert!(hex_color("#fff").is_none());
+        assert!(hex_color("white").is_none());
+        assert!(hex_color("#gg0000").is_none());
     }
 
     #[test]

@@ -10,9 +10,17 @@ fn decode(png: &[u8]) -> (u32, u32, Vec<u8>) {
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
-    assert_eq!(info.color_type, png::ColorType::Rgba);
     buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
+    // A picture on an opaque background is stored as RGB; both come back as RGBA here.
+    let rgba = match info.color_type {
+        png::ColorType::Rgba => buf,
+        png::ColorType::Rgb => buf
+            .chunks(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => panic!("unexpected colour type {other:?}"),
+    };
+    (info.width, info.height, rgba)
 }
 
 fn canvas(path: &str) -> Canvas {

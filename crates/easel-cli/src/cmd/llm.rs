@@ -1,6 +1,7 @@
 //! `easel llm …`: list models, ask one, serve the local one.
 
 use crate::cli::LlmCmd;
+#[cfg(feature = "local-llm")]
 use crate::failure::UsageError;
 use crate::output::Output;
 use easel_llm::{Config, Event, Llm, Message, Request};

@@ -287,13 +287,22 @@ pub(crate) fn board_drawing(board: &BoardView) -> Result<(Drawing, String, Strin
             });
         }
     }
+    // Architecture evidence of successive inits shows the same picture file: each distinct
+    // picture is decoded and shrunk once (a large view takes ~30 ms to decode).
+    let mut thumbs: Vec<(&[u8], Result<easel_render::Thumbnail, String>)> = Vec::new();
     for e in evidence {
         let inner = card_w(1) - 2.0 * PAD;
         let (x, top) = (xs[1] + PAD, tops[1]);
         let head = evidence_head(e);
-        let thumb = e
-            .png
-            .map(|png| easel_render::thumbnail(png, inner, THUMB_H, PNG_SCALE));
+        let thumb = e.png.map(|png| {
+            if let Some((_, t)) = thumbs.iter().find(|(p, _)| *p == png) {
+                return t.clone();
+            }
+            let t = easel_render::thumbnail(png, inner, THUMB_H, PNG_SCALE)
+                .map_err(|err| err.to_string());
+            thumbs.push((png, t.clone()));
+            t
+        });
         let summary_lines = style::SMALL.wrap(e.summary, inner, SUMMARY_LINES);
         let mut note = None;
         let thumb = match thumb {
