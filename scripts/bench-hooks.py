@@ -12,6 +12,9 @@ PyPI when the benchmark runs (the flask and requests sdists). Prints a Markdown 
 Each warm figure is the median of RUNS calls, process start included.
 
 Usage: scripts/bench-hooks.py [WORKDIR]   (EASEL_BIN=path to skip building the release binary)
+  CORPORA="requests flask mid"   folders of WORKDIR/src to measure (default: requests flask);
+                                 others than those two must be there already, for example a
+                                 copy of flask, requests and syn made from bench-code.sh's
 """
 
 import json
@@ -66,11 +69,15 @@ def base(cwd, event):
             "permission_mode": "default", "hook_event_name": event}
 
 
+SOURCE = {".py", ".rs", ".ts", ".js"}
+
+
+def sources(repo):
+    return [p for p in repo.rglob("*") if p.suffix in SOURCE and p.is_file()]
+
+
 def lines_of(repo):
-    n = 0
-    for p in repo.rglob("*.py"):
-        n += sum(1 for _ in p.open(errors="replace"))
-    return n
+    return sum(sum(1 for _ in p.open(errors="replace")) for p in sources(repo))
 
 
 def bench(easel, src, name):
@@ -111,7 +118,7 @@ def bench(easel, src, name):
         ms, out = run_hook(easel, "post-tool-use", payload)
         assert "IMPACT" in out, out
         post_times.append(ms)
-    row = (name, len(list(repo.rglob("*.py"))), lines_of(repo), cold_start, cold_pre, warm_pre,
+    row = (name, len(sources(repo)), lines_of(repo), cold_start, cold_pre, warm_pre,
            warm_start, statistics.median(post_times), min(post_times))
     shutil.rmtree(repo)
     return row
@@ -126,7 +133,7 @@ def main():
     print()
     print("| corpus | files | lines | SessionStart (no board) | PreToolUse cold (init) | PreToolUse warm | SessionStart warm | PostToolUse after an edit (median) | (best) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name in ["requests", "flask"]:
+    for name in os.environ.get("CORPORA", "requests flask").split():
         r = bench(easel, src, name)
         print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.0f} ms | {r[4]:.0f} ms | {r[5]:.0f} ms | {r[6]:.0f} ms | {r[7]:.0f} ms | {r[8]:.0f} ms |")
 

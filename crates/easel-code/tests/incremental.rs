@@ -284,6 +284,22 @@ proptest! {
     }
 }
 
+/// Writes `path`, builds with the cache and checks that the graph is a full build's; returns
+/// the cached build.
+fn edit_and_build(root: &Path, path: &str, text: &str) -> easel_code::Built {
+    apply(root, path, Some(text));
+    let cached = BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    let built = build(root, &cached).unwrap();
+    assert_eq!(
+        built.graph,
+        build(root, &BuildOptions::default()).unwrap().graph
+    );
+    built
+}
+
 /// An edit of the calls inside a function of a module that every other file imports: what
 /// the importers see of it is unchanged, so only the module itself is resolved again.
 #[test]
@@ -295,23 +311,11 @@ fn an_edit_of_calls_alone_resolves_only_its_file() {
             format!("from lib import helper, other\n\ndef f{i}():\n    helper()\n    other()\n");
         apply(root, &format!("m{i}.py"), Some(&text));
     }
-    apply(
-        root,
-        "lib.py",
-        Some("def helper(x=0):\n    pass\n\ndef other():\n    helper()\n"),
-    );
-    let cached = BuildOptions {
-        use_cache: true,
-        progress: None,
-    };
-    assert_eq!(build(root, &cached).unwrap().stats.resolved, 21);
+    let lib = "def helper(x=0):\n    pass\n\ndef other():\n";
+    let first = edit_and_build(root, "lib.py", &format!("{lib}    helper()\n"));
+    assert_eq!(first.stats.resolved, 21);
     // Other arguments, on the same line.
-    apply(
-        root,
-        "lib.py",
-        Some("def helper(x=0):\n    pass\n\ndef other():\n    helper(1)\n"),
-    );
-    let second = build(root, &cached).unwrap();
+    let second = edit_and_build(root, "lib.py", &format!("{lib}    helper(1)\n"));
     assert_eq!(second.stats.resolved, 1, "{:?}", second.stats);
     assert!(
         second
@@ -319,51 +323,23 @@ fn an_edit_of_calls_alone_resolves_only_its_file() {
             .call_pairs()
             .contains(&("lib.other".into(), "lib.helper".into()))
     );
-    assert_eq!(
-        second.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
-    );
     // A comment at the end.
-    apply(
-        root,
-        "lib.py",
-        Some("def helper(x=0):\n    pass\n\ndef other():\n    helper(1)\n# done\n"),
-    );
-    let third = build(root, &cached).unwrap();
+    let third = edit_and_build(root, "lib.py", &format!("{lib}    helper(1)\n# done\n"));
     assert_eq!(third.stats.resolved, 1, "{:?}", third.stats);
-    assert_eq!(
-        third.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
-    );
     // A new line inside a function moves the definitions below it, in order: what other
     // files see is the same.
-    apply(
-        root,
-        "lib.py",
-        Some("def helper(x=0):\n    pass\n    pass\n\ndef other():\n    helper(1)\n# done\n"),
-    );
-    let fourth = build(root, &cached).unwrap();
+    let moved = "def helper(x=0):\n    pass\n    pass\n\ndef other():\n    helper(1)\n";
+    let fourth = edit_and_build(root, "lib.py", &format!("{moved}# done\n"));
     assert_eq!(fourth.stats.resolved, 1, "{:?}", fourth.stats);
     assert_eq!(fourth.graph.node("lib.py:other").unwrap().start_line, 5);
-    assert_eq!(
-        fourth.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
-    );
     // A new function is seen by every importer (`from lib import *` could bind it, a name
     // that found nothing may now find it): they are resolved again.
-    apply(
+    let fifth = edit_and_build(
         root,
         "lib.py",
-        Some(
-            "def helper(x=0):\n    pass\n    pass\n\ndef other():\n    helper(1)\n\ndef third():\n    pass\n",
-        ),
+        &format!("{moved}\ndef third():\n    pass\n"),
     );
-    let fifth = build(root, &cached).unwrap();
     assert!(fifth.stats.resolved > 1, "{:?}", fifth.stats);
-    assert_eq!(
-        fifth.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
-    );
 }
 
 /// A change that no other file can see is resolved again alone.
@@ -371,44 +347,22 @@ fn an_edit_of_calls_alone_resolves_only_its_file() {
 fn an_edit_inside_a_function_resolves_only_its_file() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let mut files = Vec::new();
     for i in 0..20 {
         let text = format!("from lib import helper\n\ndef f{i}():\n    helper()\n    return {i}\n");
-        files.push((format!("m{i}.py"), text));
+        apply(root, &format!("m{i}.py"), Some(&text));
     }
-    files.push(("lib.py".into(), "def helper():\n    pass\n".into()));
-    for (p, t) in &files {
-        apply(root, p, Some(t));
-    }
-    let cached = BuildOptions {
-        use_cache: true,
-        progress: None,
-    };
-    let first = build(root, &cached).unwrap();
+    let first = edit_and_build(root, "lib.py", "def helper():\n    pass\n");
     assert_eq!(first.stats.resolved, 21);
-    apply(
-        root,
-        "m3.py",
-        Some("from lib import helper\n\ndef f3():\n    helper()\n    return 33\n"),
-    );
-    let second = build(root, &cached).unwrap();
+    let m3 = "from lib import helper\n\ndef f3():\n    helper()\n    return 33\n";
+    let second = edit_and_build(root, "m3.py", m3);
     assert_eq!(second.stats.resolved, 1);
-    assert_eq!(
-        second.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
-    );
     // A new definition in the imported module can change what every importer calls.
-    apply(
+    let third = edit_and_build(
         root,
         "lib.py",
-        Some("def helper():\n    pass\n\ndef other():\n    pass\n"),
+        "def helper():\n    pass\n\ndef other():\n    pass\n",
     );
-    let third = build(root, &cached).unwrap();
     assert!(third.stats.resolved > 1, "{:?}", third.stats);
-    assert_eq!(
-        third.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
-    );
 }
 
 /// A file that appears makes lookups that found nothing before find it; one that goes away
