@@ -15,6 +15,8 @@ Usage: scripts/bench-hooks.py [WORKDIR]   (EASEL_BIN=path to skip building the r
   CORPORA="requests flask mid"   folders of WORKDIR/src to measure (default: requests flask);
                                  others than those two must be there already, for example a
                                  copy of flask, requests and syn made from bench-code.sh's
+  EDIT=flask/src/flask/app.py    the Python file whose function the PostToolUse runs edit
+                                 (default: the first non-test file with a `return` at depth 2)
 """
 
 import json
@@ -82,11 +84,15 @@ def lines_of(repo):
 
 def bench(easel, src, name):
     repo = Path(tempfile.mkdtemp(prefix=f"hooks-{name}-"))
-    shutil.copytree(src / name, repo, dirs_exist_ok=True)
+    # Without any board a corpus folder may have from other benchmarks: the first PreToolUse
+    # must initialise.
+    shutil.copytree(src / name, repo, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".codecanvas"))
     (repo / ".git").mkdir(exist_ok=True)
     # A file with a function to edit: the first `return` indented inside a def.
     target, line_no = None, None
-    for p in sorted(repo.rglob("*.py")):
+    chosen = os.environ.get("EDIT")
+    for p in [repo / chosen] if chosen else sorted(repo.rglob("*.py")):
         if "test" in p.name or "/tests/" in str(p):
             continue
         text = p.read_text(errors="replace").splitlines()

@@ -121,6 +121,35 @@ fn session_start_arms_and_pre_tool_use_waits_for_a_real_workspace() {
     assert!(ctx.contains("Board: 1 evidence"), "{ctx}");
 }
 
+/// A file of a package nested in the repository the session works on (an example with its own
+/// `pyproject.toml`) initialises the repository, not the package: one board per project.
+#[test]
+fn a_nested_package_is_part_of_the_session_repository() {
+    let r = repo();
+    common::write(
+        r.path(),
+        "examples/demo/pyproject.toml",
+        "[project]\nname = \"demo\"\n",
+    );
+    common::write(
+        r.path(),
+        "examples/demo/app.py",
+        "from src.core import load\n\n\ndef run():\n    return load('y')\n",
+    );
+    let read = with(
+        common(r.path(), "PreToolUse"),
+        json!({"tool_name": "Read", "tool_input": {"file_path": r.path().join("examples/demo/app.py")}, "tool_use_id": "t1"}),
+    );
+    let ctx = context(&hook("pre-tool-use", &read).unwrap(), "PreToolUse");
+    assert!(
+        ctx.starts_with(&format!("[Easel AUTO-INIT] root={}\n", r.path().display())),
+        "{ctx}"
+    );
+    assert!(ctx.contains("3 files"), "{ctx}");
+    assert!(r.path().join(".codecanvas/state.json").is_file());
+    assert!(!r.path().join("examples/demo/.codecanvas").exists());
+}
+
 #[test]
 fn post_tool_use_reports_the_impact_of_the_edited_function() {
     let r = repo();

@@ -66,25 +66,36 @@ const MARKERS: &[&str] = &[
     "tsconfig.json",
 ];
 
-/// The workspace root once it is clear: the nearest folder above the tool's target (or the
-/// working directory) that holds a project marker, never the home folder or `/`; failing that,
-/// the folder of a real source file the tool touched. `None` while nothing says where the
-/// project is (a session that starts in an empty folder before the repository is cloned).
+/// The workspace root once it is clear, never the home folder or `/`:
+/// 1. the nearest folder above the tool's target that already has a board
+///    (`.codecanvas/state.json`);
+/// 2. else the session's working directory, when it holds a project marker and the target is
+///    inside it: a package nested in the repository (an example with its own `pyproject.toml`,
+///    a workspace member with its own `package.json`) belongs to the project the session works
+///    on, which should get one board, not one per package touched;
+/// 3. else the nearest folder above the target (or the working directory) with a marker;
+/// 4. else the folder of a real source file the tool touched.
+///
+/// `None` while nothing says where the project is (a session that starts in an empty folder
+/// before the repository is cloned).
 pub fn workspace_root(cwd: Option<&Path>, target: Option<&Path>) -> Option<PathBuf> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let too_wide = |p: &Path| p.parent().is_none() || home.as_deref() == Some(p);
+    let marked = |dir: &Path| MARKERS.iter().any(|m| dir.join(m).exists());
     let start = match target {
         Some(t) if t.is_dir() => Some(t.to_path_buf()),
         Some(t) => t.parent().map(Path::to_path_buf),
         None => cwd.map(Path::to_path_buf),
     }?;
-    for dir in start.ancestors() {
-        if too_wide(dir) {
-            break;
-        }
-        if MARKERS.iter().any(|m| dir.join(m).exists()) {
-            return Some(dir.to_path_buf());
-        }
+    let above = || start.ancestors().take_while(|d| !too_wide(d));
+    if let Some(board) = above().find(|d| crate::board::exists(d)) {
+        return Some(board.to_path_buf());
+    }
+    if let Some(cwd) = cwd.filter(|c| !too_wide(c) && start.starts_with(c) && marked(c)) {
+        return Some(cwd.to_path_buf());
+    }
+    if let Some(dir) = above().find(|d| marked(d)) {
+        return Some(dir.to_path_buf());
     }
     let file = target.filter(|t| t.is_file() && Lang::from_path(t).is_some())?;
     file.parent()
@@ -193,6 +204,33 @@ mod tests {
             workspace_root(None, Some(&dir.path().join("work/loose.py"))),
             Some(dir.path().join("work"))
         );
+    }
+
+    #[test]
+    fn a_package_nested_in_the_session_folder_belongs_to_its_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let example = repo.join("examples/celery");
+        std::fs::create_dir_all(example.join("src")).unwrap();
+        std::fs::create_dir(repo.join(".git")).unwrap();
+        std::fs::write(example.join("pyproject.toml"), "").unwrap();
+        let file = example.join("src/app.py");
+        std::fs::write(&file, "x = 1\n").unwrap();
+        // The session works on the repository: its board, not the example's.
+        assert_eq!(workspace_root(Some(&repo), Some(&file)), Some(repo.clone()));
+        // Without a session folder that holds it, the nearest marker.
+        assert_eq!(workspace_root(None, Some(&file)), Some(example.clone()));
+        let elsewhere = dir.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        assert_eq!(
+            workspace_root(Some(&elsewhere), Some(&file)),
+            Some(example.clone())
+        );
+        // A board already made is where the file's project is, whatever the session folder.
+        let board = example.join(crate::board::BOARD_DIR);
+        std::fs::create_dir(&board).unwrap();
+        std::fs::write(board.join(crate::board::STATE_FILE), "{}").unwrap();
+        assert_eq!(workspace_root(Some(&repo), Some(&file)), Some(example));
     }
 
     #[test]
