@@ -608,12 +608,19 @@ fn plan<'s>(
                 body_only[fi] = true;
                 remap[o] = Some(fi as FileId);
                 dirty.insert(body_key(path));
-                let same_entries = before.summaries.get(o).and_then(Option::as_ref)
-                    == Some(&summaries[fi])
-                    && old.files[o].contrib == contrib[fi];
+                let was = before.summaries.get(o).and_then(Option::as_ref);
+                let (before_keys, now_keys) = (&old.files[o].contrib, &contrib[fi]);
+                let same_entries = was == Some(&summaries[fi]) && before_keys == now_keys;
                 if !same_entries {
-                    dirty.extend(contrib[fi].iter().copied());
-                    dirty.extend(old.files[o].contrib.iter().copied());
+                    if was.is_some_and(|w| w.same_but_used_names(&summaries[fi])) {
+                        // A name called for the first time (or no longer): only lookups of
+                        // that name can change. Both key lists are sorted.
+                        dirty.extend(sorted_difference(before_keys, now_keys));
+                        dirty.extend(sorted_difference(now_keys, before_keys));
+                    } else {
+                        dirty.extend(now_keys.iter().copied());
+                        dirty.extend(before_keys.iter().copied());
+                    }
                 }
             }
             found => {
@@ -663,4 +670,9 @@ fn same_interface(old: &State, o: usize, facts: &Files, fi: usize, before: &Befo
         .get(o)
         .and_then(|key| (before.facts)(key))
         .is_some_and(|was| crate::resolve::same_interface(&was, facts.get(fi)))
+}
+
+/// The keys of sorted list `a` that sorted list `b` lacks.
+fn sorted_difference<'k>(a: &'k [u64], b: &'k [u64]) -> impl Iterator<Item = u64> + 'k {
+    a.iter().copied().filter(|k| b.binary_search(k).is_err())
 }

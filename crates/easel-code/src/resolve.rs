@@ -202,6 +202,23 @@ pub(crate) struct Summary {
     decorators: Vec<u32>,
 }
 
+impl Summary {
+    /// Whether `self` and `other` differ at most in the names the file's calls use
+    /// ([`tag::PY_USED`]), the one part of a summary made from calls alone besides the
+    /// decorators: a file that kept its interface ([`same_interface`]) and its decorator
+    /// calls then changes the tables only under the names it started or stopped using.
+    pub(crate) fn same_but_used_names(&self, other: &Summary) -> bool {
+        let rest = |s: &Summary| {
+            s.entries
+                .iter()
+                .filter(|e| e.0 != tag::PY_USED)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        self.decorators == other.decorators && rest(self) == rest(other)
+    }
+}
+
 /// The definition of an entry that names none (sets of names).
 const NO_DEF: DefId = DefId::MAX;
 
@@ -3358,7 +3375,12 @@ pub(crate) fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
             .calls
             .iter()
             .filter(|c| index_reads_call(f, c))
-            .cloned()
+            .map(|c| CallSite {
+                // An index into all the calls, which a call added before it moves; only
+                // resolving the call itself reads it, and only this file does that.
+                via: c.via.map(|_| 0),
+                ..c.clone()
+            })
             .collect();
         v.lines = 0;
         for d in &mut v.defs {
@@ -3723,5 +3745,32 @@ fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex {
         qualname,
         def_prefix,
         is_init,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn facts(src: &str) -> FileFacts {
+        crate::extract::extract(Lang::Python, "m.py", src.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn calls_added_or_lines_moved_keep_the_interface() {
+        let base = "xs = []\n\ndef f():\n    pass\n\ndef check(x):\n    xs.append(x)\n    return bool(x)\n";
+        // A call before the others: the indices of the calls after it move (`bool(x)` calls
+        // `x.__bool__` through it), what other files see does not.
+        let call = base.replace("    pass\n", "    print()\n");
+        assert!(same_interface(&facts(base), &facts(&call)));
+        // A line inside a function: every line below it moves, in order.
+        let line = base.replace("    pass\n", "    pass\n    pass\n");
+        assert!(same_interface(&facts(base), &facts(&line)));
+        // What the index is built from, or a new definition, is what other files see.
+        let appended = base.replace("xs.append(x)", "xs.append(f)");
+        assert!(!same_interface(&facts(base), &facts(&appended)));
+        let defined = format!("{base}\ndef g():\n    pass\n");
+        assert!(!same_interface(&facts(base), &facts(&defined)));
     }
 }

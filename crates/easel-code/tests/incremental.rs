@@ -323,6 +323,13 @@ fn an_edit_of_calls_alone_resolves_only_its_file() {
             .call_pairs()
             .contains(&("lib.other".into(), "lib.helper".into()))
     );
+    // A name called for the first time: only lookups of that name could change.
+    let called = edit_and_build(
+        root,
+        "lib.py",
+        &format!("{lib}    print(1)\n    helper(1)\n"),
+    );
+    assert_eq!(called.stats.resolved, 1, "{:?}", called.stats);
     // A comment at the end.
     let third = edit_and_build(root, "lib.py", &format!("{lib}    helper(1)\n# done\n"));
     assert_eq!(third.stats.resolved, 1, "{:?}", third.stats);
