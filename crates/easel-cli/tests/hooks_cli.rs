@@ -59,6 +59,14 @@ fn with(mut base: Value, extra: Value) -> Value {
     base
 }
 
+/// The PreToolUse input of a Read of `file` in a session at `cwd`.
+fn read_of(cwd: &Path, file: &Path, id: &str) -> Value {
+    with(
+        common(cwd, "PreToolUse"),
+        json!({"tool_name": "Read", "tool_input": {"file_path": file}, "tool_use_id": id}),
+    )
+}
+
 fn context(out: &Value, event: &str) -> String {
     assert_eq!(out["hookSpecificOutput"]["hookEventName"], event, "{out}");
     out["hookSpecificOutput"]["additionalContext"]
@@ -87,10 +95,7 @@ fn session_start_arms_and_pre_tool_use_waits_for_a_real_workspace() {
 
     // Once a tool touches a file of a real repository, it is initialised, once.
     let r = repo();
-    let read = with(
-        common(empty.path(), "PreToolUse"),
-        json!({"tool_name": "Read", "tool_input": {"file_path": r.path().join("src/core.py")}, "tool_use_id": "t2"}),
-    );
+    let read = read_of(empty.path(), &r.path().join("src/core.py"), "t2");
     let ctx = context(&hook("pre-tool-use", &read).unwrap(), "PreToolUse");
     assert!(
         ctx.starts_with(&format!("[Easel AUTO-INIT] root={}", r.path().display())),
@@ -136,10 +141,7 @@ fn a_nested_package_is_part_of_the_session_repository() {
         "examples/demo/app.py",
         "from src.core import load\n\n\ndef run():\n    return load('y')\n",
     );
-    let read = with(
-        common(r.path(), "PreToolUse"),
-        json!({"tool_name": "Read", "tool_input": {"file_path": r.path().join("examples/demo/app.py")}, "tool_use_id": "t1"}),
-    );
+    let read = read_of(r.path(), &r.path().join("examples/demo/app.py"), "t1");
     let ctx = context(&hook("pre-tool-use", &read).unwrap(), "PreToolUse");
     assert!(
         ctx.starts_with(&format!("[Easel AUTO-INIT] root={}\n", r.path().display())),
