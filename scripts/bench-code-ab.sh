@@ -3,7 +3,7 @@
 # their runs in turn so that every binary sees the same load of a shared machine. Each binary
 # works on its own copy of the corpus (their caches and boards differ in format).
 #
-# Usage: scripts/bench-code-ab.sh WORKDIR CORPUS RUNS NAME=BINARY [NAME=BINARY ...]
+# Usage: [FILE=path/in/corpus] scripts/bench-code-ab.sh WORKDIR CORPUS RUNS NAME=BINARY [NAME=BINARY ...]
 #   WORKDIR is the folder of scripts/bench-code.sh (the corpus is WORKDIR/src/CORPUS).
 # Prints, per binary, the times of the runs (ms, sorted) and their median.
 set -euo pipefail
@@ -27,7 +27,7 @@ done
 for _ in $(seq "$runs"); do
   for name in "${names[@]}"; do
     copy="$work/src/$corpus-ab-$name"
-    file=$(cd "$copy" && find . -name '*.py' -o -name '*.ts' -o -name '*.rs' | grep -v '/\.' | sort | sed -n 1p)
+    file=${FILE:-}; [ -n "$file" ] || file=$(cd "$copy" && find . -name '*.py' -o -name '*.ts' -o -name '*.rs' | grep -v '/\.' | sort | sed -n 1p)
     echo "# touched by the benchmark $(date +%s%N)" >> "$copy/$file"
     t0=$(date +%s%N)
     "${bins[$name]}" code init "$copy" >/dev/null
