@@ -3,12 +3,15 @@
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).ok_or("usage: one_file FILE [RUNS]")?;
+    let path = std::env::args()
+        .nth(1)
+        .ok_or("usage: one_file FILE [RUNS]")?;
     let runs: usize = std::env::args()
         .nth(2)
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
-    let lang = easel_code::Lang::from_path(std::path::Path::new(&path)).ok_or("unknown language")?;
+    let lang =
+        easel_code::Lang::from_path(std::path::Path::new(&path)).ok_or("unknown language")?;
     let src = std::fs::read(&path)?;
     let t = Instant::now();
     easel_code::check_query(lang)?;

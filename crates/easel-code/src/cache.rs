@@ -335,6 +335,15 @@ pub(crate) fn store_state(root: &Path, state: &crate::incremental::State) -> Res
     })
 }
 
+/// Replaces `dir/name` with `value` encoded (see [`write_file`]).
+pub(crate) fn write_encoded<T: Serialize>(
+    dir: &Path,
+    name: &str,
+    value: &T,
+) -> Result<(), CodeError> {
+    write_file(dir, name, |w| postcard::to_io(value, w).map(|_| ()))
+}
+
 /// Replaces `dir/name` with what `encode` writes, streamed through a buffer into a temporary
 /// file and renamed, so a reader (or a crash) never sees half a cache. A failed encoding
 /// leaves the old file.

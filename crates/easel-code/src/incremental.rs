@@ -19,6 +19,7 @@
 use crate::deps::{Dep, FileId, Ref, body_key, file_key, ref_key, tag};
 use crate::extract::FileFacts;
 use crate::files::Files;
+use crate::graph_json::Layout;
 use crate::model::{Edge, Graph, Node, Unresolved};
 use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver, Summary, summarize};
 use foldhash::{HashMap, HashSet};
@@ -188,7 +189,7 @@ pub(crate) fn resolve<'a>(
     digest: [u8; 32],
     old: Option<(State, Graph)>,
     old_facts: &(dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
-) -> (Graph, State, Reuse) {
+) -> (Graph, State, Reuse, Layout) {
     let t = std::time::Instant::now();
     let (mut old, mut pieces) = match old.and_then(|(s, g)| {
         let p = cut(&s, g)?;
@@ -440,6 +441,13 @@ pub(crate) fn resolve<'a>(
     let mut graph = Graph::default();
     let mut files = Vec::with_capacity(n);
     let mut per_file = Vec::with_capacity(n);
+    let mut layout = Layout {
+        old_digest: old.map(|o| o.graph),
+        digest,
+        counts: Vec::with_capacity(n),
+        same_nodes: Vec::with_capacity(n),
+        same_edges: Vec::with_capacity(n),
+    };
     let mut bases_deps = bases_deps.into_iter();
     let mut imports_deps = imports_deps.into_iter();
     let mut import_lists = import_lists.into_iter();
@@ -456,9 +464,12 @@ pub(crate) fn resolve<'a>(
         if old_fi.is_none() {
             (kept.nodes, kept.contains) = r.file_nodes(fi as FileId);
         }
+        layout.same_nodes.push(old_fi);
+        layout.same_edges.push(old_fi.filter(|_| edges.is_none()));
         if let Some((e, u, b)) = edges {
             (kept.edges, kept.unresolved, kept.builtin_calls) = (e, u, b);
         }
+        layout.counts.push(kept.counts());
         files.push(FileState {
             contrib,
             summary: summaries.next().unwrap_or_default(),
@@ -504,7 +515,7 @@ pub(crate) fn resolve<'a>(
     };
     let decoded = (0..n).filter(|&i| facts.is_decoded(i)).count();
     tracing::debug!(ms = t.elapsed().as_millis(), decoded, "assembled");
-    (graph, state, reuse)
+    (graph, state, reuse, layout)
 }
 
 /// Bases in a form that does not depend on file numbering: each class and its bases' keys in

@@ -28,6 +28,7 @@ mod deps;
 mod error;
 mod extract;
 mod files;
+mod graph_json;
 pub mod hooks;
 mod impact;
 mod incremental;
@@ -111,6 +112,9 @@ pub struct Built {
     /// Every file came from the cache and no file was added or removed since the last build
     /// that used the cache: the graph is the one that build made.
     pub unchanged: bool,
+    /// Which pieces of the graph are the last build's, so that `graph.json` is spliced.
+    #[serde(skip)]
+    layout: Option<graph_json::Layout>,
 }
 
 /// Every source file under `root` that a language here knows, honouring `.gitignore`,
@@ -224,6 +228,7 @@ pub fn build_then<T>(
                     stats,
                     problems: Vec::new(),
                     unchanged: true,
+                    layout: None,
                 };
                 let t = then(&built);
                 return Ok((built, t));
@@ -383,6 +388,7 @@ pub fn build_then<T>(
         stats,
         problems,
         unchanged,
+        layout: None,
     };
     if let Some(g) = kept {
         stats.millis = start.elapsed().as_millis();
@@ -404,12 +410,15 @@ pub fn build_then<T>(
     // everything is resolved again).
     let old = preloaded.unwrap_or_else(|| load_old(root));
     tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
-    let (g, state, reuse) =
+    let (g, state, reuse, layout) =
         incremental::resolve(&facts, &keys, digest, old, &|key| cache.facts(key));
     stats.resolved = reuse.pass2_redone;
     stats.millis = start.elapsed().as_millis();
     tracing::debug!(?stats, "built the code graph");
-    let built = finish(g, stats, problems);
+    let built = Built {
+        layout: Some(layout),
+        ..finish(g, stats, problems)
+    };
     // The cache files are independent of each other and of what the caller does with the
     // graph: all are written side by side.
     let (stored, t) = std::thread::scope(|s| {
@@ -471,28 +480,14 @@ pub fn graph_path(root: &Path) -> PathBuf {
 
 /// Write `graph.json` next to the cache.
 pub fn save_graph(root: &Path, graph: &Graph) -> Result<PathBuf, CodeError> {
-    let path = graph_path(root);
-    let dir = root.join(".codecanvas");
-    std::fs::create_dir_all(&dir).map_err(|e| CodeError::Io {
-        path: dir.clone(),
-        source: e,
-    })?;
-    let tmp = dir.join(format!("graph.json.{}.tmp", std::process::id()));
-    let io = |e: std::io::Error| CodeError::Io {
-        path: tmp.clone(),
-        source: e,
-    };
-    // Straight into the file through a buffer: the JSON of a large repository is megabytes.
-    let file = std::fs::File::create(&tmp).map_err(io)?;
-    let mut out = std::io::BufWriter::with_capacity(cache::WRITE_BUFFER, file);
-    serde_json::to_writer(&mut out, graph).map_err(|e| io(std::io::Error::other(e)))?;
-    std::io::Write::flush(&mut out).map_err(io)?;
-    drop(out);
-    std::fs::rename(&tmp, &path).map_err(|e| CodeError::Io {
-        path: path.clone(),
-        source: e,
-    })?;
-    Ok(path)
+    graph_json::save(root, graph, None)
+}
+
+/// Write a build's `graph.json` next to the cache: after a build that reused most of the last
+/// graph (with the cache), the unchanged files' JSON is copied from the last `graph.json`
+/// rather than encoded again.
+pub fn save_built(root: &Path, built: &Built) -> Result<PathBuf, CodeError> {
+    graph_json::save(root, &built.graph, built.layout.as_ref())
 }
 
 /// The cache key of a file: its path, language and bytes, and the version of the extractor.

@@ -280,6 +280,9 @@ proptest! {
             let inc = build(root, &cached).unwrap();
             let full = build(root, &BuildOptions::default()).unwrap();
             prop_assert_eq!(&inc.graph, &full.graph);
+            // graph.json, spliced from the last one, is what encoding the whole graph gives.
+            let path = easel_code::save_built(root, &inc).unwrap();
+            prop_assert_eq!(std::fs::read(path).unwrap(), serde_json::to_vec(&full.graph).unwrap());
         }
     }
 }
@@ -293,9 +296,12 @@ fn edit_and_build(root: &Path, path: &str, text: &str) -> easel_code::Built {
         progress: None,
     };
     let built = build(root, &cached).unwrap();
+    let full = build(root, &BuildOptions::default()).unwrap().graph;
+    assert_eq!(built.graph, full);
+    let path = easel_code::save_built(root, &built).unwrap();
     assert_eq!(
-        built.graph,
-        build(root, &BuildOptions::default()).unwrap().graph
+        std::fs::read(path).unwrap(),
+        serde_json::to_vec(&full).unwrap()
     );
     built
 }

@@ -313,7 +313,7 @@ pub fn init_repo(
             let saved = s.spawn(|| {
                 // The same inputs make the same graph: the file of the last run is kept.
                 if !(built.unchanged && path.is_file()) {
-                    crate::save_graph(root, &built.graph)?;
+                    crate::save_built(root, built)?;
                 }
                 Ok::<_, CodeError>(())
             });
