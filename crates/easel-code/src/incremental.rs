@@ -189,7 +189,7 @@ pub(crate) fn resolve<'a>(
     digest: [u8; 32],
     old: Option<(State, Graph)>,
     old_facts: &(dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
-) -> (Graph, State, Reuse, Layout) {
+) -> (Graph, State, Reuse, Layout, Resolver<'a>) {
     let t = std::time::Instant::now();
     let (mut old, mut pieces) = match old.and_then(|(s, g)| {
         let p = cut(&s, g)?;
@@ -515,7 +515,8 @@ pub(crate) fn resolve<'a>(
     };
     let decoded = (0..n).filter(|&i| facts.is_decoded(i)).count();
     tracing::debug!(ms = t.elapsed().as_millis(), decoded, "assembled");
-    (graph, state, reuse, layout)
+    // The resolver is returned to be dropped off the caller's path.
+    (graph, state, reuse, layout, r)
 }
 
 /// Bases in a form that does not depend on file numbering: each class and its bases' keys in

@@ -410,7 +410,7 @@ pub fn build_then<T>(
     // everything is resolved again).
     let old = preloaded.unwrap_or_else(|| load_old(root));
     tracing::debug!(ms = start.elapsed().as_millis(), "state loaded");
-    let (g, state, reuse, layout) =
+    let (g, state, reuse, layout, resolver) =
         incremental::resolve(&facts, &keys, digest, old, &|key| cache.facts(key));
     stats.resolved = reuse.pass2_redone;
     stats.millis = start.elapsed().as_millis();
@@ -421,8 +421,11 @@ pub fn build_then<T>(
     };
     // The cache files are independent of each other and of what the caller does with the
     // graph: all are written side by side.
+    let shared = &built;
+    let (cache, facts) = (&cache, &facts);
     let (stored, t) = std::thread::scope(|s| {
-        let store = s.spawn(|| {
+        let store = s.spawn(move || {
+            let built = shared;
             let ((kept, stored), facts_stored) = rayon::join(
                 || {
                     rayon::join(
@@ -432,10 +435,13 @@ pub fn build_then<T>(
                 },
                 || match unchanged {
                     true => Ok(()),
-                    false => cache::Cache::store(root, &cache, &keys, &stamps, &facts),
+                    false => cache::Cache::store(root, cache, &keys, &stamps, facts),
                 },
             );
             tracing::debug!(ms = start.elapsed().as_millis(), "cache written");
+            // What the build no longer needs is freed here, beside `then`, rather than after
+            // it: hundreds of thousands of small values take milliseconds to hand back.
+            drop((state, resolver));
             kept.and(stored).and(facts_stored)
         });
         let t = then(&built);

@@ -318,6 +318,7 @@ pub fn init_repo(
                 Ok::<_, CodeError>(())
             });
             let recorded = record_architecture(root, built, opts);
+            tracing::debug!("architecture recorded");
             (saved.join(), recorded)
         })
     })?;
