@@ -596,7 +596,24 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.facts.default_export = Some(x.text(n));
         } else if let (Some(n), Some(name)) = (get(k.except), get(k.except_name)) {
             x.pending.push(Pending::Except(n, all(k.except_type), name));
+        } else if let Some(n) = get(k.except) {
+            // `except E as e` (Python): the `as` part, found here rather than by the query.
+            let mut c = n.walk();
+            let aliased = n.named_children(&mut c).find(|c| c.kind() == "as_pattern");
+            if let Some(a) = aliased
+                && let Some(name) = a.child_by_field_name("alias")
+                && let Some(ty) = a.named_child(0).filter(|t| t.id() != name.id())
+            {
+                x.pending.push(Pending::Except(n, vec![ty], name));
+            }
         } else if let Some(n) = get(k.with) {
+            // `with X() as x` binds `x` (Python).
+            if let Some(v) = n.child_by_field_name("value")
+                && v.kind() == "as_pattern"
+                && let Some(alias) = v.child_by_field_name("alias")
+            {
+                x.pending.push(Pending::Bind(alias));
+            }
             x.pending.push(Pending::With(n));
         }
     }

@@ -91,3 +91,48 @@ fn the_generic_fallback_finds_definitions_in_every_grammar() {
         );
     }
 }
+
+/// `with X() as x` and `except E as e` (Python): the names they bind, and what they hold. The
+/// `as` parts are found by the extractor, not by the query (which stays quick to compile).
+#[test]
+fn python_with_and_except_aliases_bind_their_names() {
+    use easel_code::Seg;
+    let src = "def f(p):\n    with open(p) as fh:\n        fh.read()\n    try:\n        g()\n    except ValueError as e:\n        e.args\n    except (KeyError, OSError) as k:\n        pass\n    with lock:\n        pass\n";
+    let facts = extract(Lang::Python, "w.py", src.as_bytes()).unwrap();
+    let bound: Vec<&str> = facts.binds.iter().map(|b| b.name.as_str()).collect();
+    assert!(bound.contains(&"fh"), "{bound:?}");
+    let value_of = |name: &str| {
+        facts
+            .assigns
+            .iter()
+            .find(|a| a.target == [name])
+            .map(|a| a.value.clone())
+    };
+    assert_eq!(
+        value_of("fh"),
+        Some(Some(vec![
+            Seg::Name("open".into()),
+            Seg::Call,
+            Seg::Name("__enter__".into()),
+            Seg::Call
+        ]))
+    );
+    assert_eq!(
+        value_of("e"),
+        Some(Some(vec![Seg::Name("ValueError".into()), Seg::Call]))
+    );
+    // One of several classes: an instance of one of the tuple's elements.
+    let k = value_of("k").flatten().unwrap();
+    assert!(
+        matches!(k.as_slice(), [Seg::Lit(_), Seg::Iter, Seg::Call]),
+        "{k:?}"
+    );
+    // `with lock:` binds nothing, but still enters and exits `lock`.
+    let entered: Vec<String> = facts
+        .calls
+        .iter()
+        .filter(|c| c.callee.last() == Some(&Seg::Name("__enter__".into())))
+        .map(|c| format!("{:?}", c.callee))
+        .collect();
+    assert_eq!(entered.len(), 2, "{entered:?}");
+}
