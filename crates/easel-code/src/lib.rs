@@ -73,8 +73,9 @@ enum Got<'c> {
 /// the state is of use only with that graph (a crash between writing the two leaves them
 /// apart, and then everything is resolved again).
 fn load_old(root: &Path) -> Option<(incremental::State, Graph)> {
-    match rayon::join(|| cache::load_state(root), || cache::load_any_graph(root)) {
-        (Some(s), Some((d, g))) if d == s.graph => Some((s, g)),
+    // The graph first: it is the longer, and a worker that comes free takes the state.
+    match rayon::join(|| cache::load_any_graph(root), || cache::load_state(root)) {
+        (Some((d, g)), Some(s)) if d == s.graph => Some((s, g)),
         _ => None,
     }
 }
