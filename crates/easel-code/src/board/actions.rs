@@ -92,6 +92,8 @@ pub struct Image {
     pub name: String,
     /// The PNG, relative to the repository root.
     pub path: String,
+    /// The PNG's bytes. Empty when a picture already on disk was kept for a front that shows
+    /// paths only (the command line, hooks); a model (MCP) always gets them.
     #[serde(skip)]
     pub png: Vec<u8>,
 }
@@ -362,7 +364,12 @@ fn kept_architecture(
             ("board", Some(".codecanvas/board.png".to_string())),
         ] {
             let Some(path) = path else { return Ok(None) };
-            let Ok(png) = std::fs::read(root.join(&path)) else {
+            // Only a model gets the picture itself; a person gets its path.
+            let png = match opts.front {
+                Front::Mcp => std::fs::read(root.join(&path)).ok(),
+                Front::Cli | Front::Hook => root.join(&path).is_file().then(Vec::new),
+            };
+            let Some(png) = png else {
                 return Ok(None);
             };
             // The view's other files too, when the picture is to be kept rather than drawn.
