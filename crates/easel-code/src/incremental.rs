@@ -20,7 +20,8 @@ use crate::deps::{Dep, FileId, Ref, body_key, file_key, ref_key, tag};
 use crate::extract::FileFacts;
 use crate::files::Files;
 use crate::graph_json::Layout;
-use crate::model::{Edge, Graph, Node, Unresolved};
+use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
+use crate::model::Graph;
 use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver, Summary, summarize};
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
@@ -56,69 +57,6 @@ struct FileState {
     /// How many nodes, `CONTAINS` edges, other edges, unresolved and builtin calls the file
     /// has in the graph: where its pieces are in the kept graph.
     counts: [u32; 5],
-}
-
-/// One file's pieces of the graph.
-#[derive(Default)]
-struct Pieces {
-    nodes: Vec<Node>,
-    contains: Vec<Edge>,
-    edges: Vec<Edge>,
-    unresolved: Vec<Unresolved>,
-    builtin_calls: Vec<Unresolved>,
-}
-
-impl Pieces {
-    fn counts(&self) -> [u32; 5] {
-        [
-            self.nodes.len(),
-            self.contains.len(),
-            self.edges.len(),
-            self.unresolved.len(),
-            self.builtin_calls.len(),
-        ]
-        .map(|n| n as u32)
-    }
-}
-
-/// The kept graph cut back into the pieces of each old file, by the counts in the state; none
-/// when they do not add up (the state and the graph are not of the same build).
-fn cut(state: &State, graph: Graph) -> Option<Vec<Pieces>> {
-    let mut totals = [0usize; 5];
-    for f in &state.files {
-        for (t, c) in totals.iter_mut().zip(f.counts) {
-            *t += c as usize;
-        }
-    }
-    let expected = [
-        graph.nodes.len(),
-        totals[1],
-        graph.edges.len().checked_sub(totals[1])?,
-        graph.unresolved.len(),
-        graph.builtin_calls.len(),
-    ];
-    if totals != expected {
-        return None;
-    }
-    let mut nodes = graph.nodes.into_iter();
-    let mut edges = graph.edges.into_iter();
-    let mut unresolved = graph.unresolved.into_iter();
-    let mut builtin_calls = graph.builtin_calls.into_iter();
-    let mut out: Vec<Pieces> = state
-        .files
-        .iter()
-        .map(|f| Pieces {
-            nodes: nodes.by_ref().take(f.counts[0] as usize).collect(),
-            contains: edges.by_ref().take(f.counts[1] as usize).collect(),
-            ..Pieces::default()
-        })
-        .collect();
-    for (p, f) in out.iter_mut().zip(&state.files) {
-        p.edges = edges.by_ref().take(f.counts[2] as usize).collect();
-        p.unresolved = unresolved.by_ref().take(f.counts[3] as usize).collect();
-        p.builtin_calls = builtin_calls.by_ref().take(f.counts[4] as usize).collect();
-    }
-    Some(out)
 }
 
 /// How much was reused, for logs and tests.
@@ -191,12 +129,14 @@ pub(crate) fn resolve<'a>(
     old_facts: &(dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
 ) -> (Graph, State, Reuse, Layout, Resolver<'a>) {
     let t = std::time::Instant::now();
-    let (mut old, mut pieces) = match old.and_then(|(s, g)| {
-        let p = cut(&s, g)?;
-        Some((s, p))
+    // The kept graph goes with the state only when the state's counts add up to it.
+    let (mut old, kept) = match old.and_then(|(s, g)| {
+        let counts: Vec<[u32; 5]> = s.files.iter().map(|f| f.counts).collect();
+        let k = KeptGraph::new(&counts, g)?;
+        Some((s, k))
     }) {
-        Some((s, p)) => (Some(s), p),
-        None => (None, Vec::new()),
+        Some((s, k)) => (Some(s), Some(k)),
+        None => (None, None),
     };
     let n = facts.len();
     let mut init: Vec<String> = crate::resolve::init_dirs(facts)
@@ -436,11 +376,10 @@ pub(crate) fn resolve<'a>(
     reuse.pass2_redone = second.iter().filter(|s| s.2).count();
     tracing::debug!(ms = t.elapsed().as_millis(), ?reuse, "second pass");
 
-    // The graph, in the order of a full build, and the state for next time. Kept pieces are
-    // moved out of the old graph, not copied.
-    let mut graph = Graph::default();
+    // The graph, in the order of a full build, and the state for next time: the kept graph
+    // with the pieces of the files redone replaced.
     let mut files = Vec::with_capacity(n);
-    let mut per_file = Vec::with_capacity(n);
+    let mut pieces = Pieces::default();
     let mut layout = Layout {
         old_digest: old.map(|o| o.graph),
         digest,
@@ -457,19 +396,43 @@ pub(crate) fn resolve<'a>(
     let mut summaries = summaries.into_iter();
     for (fi, ((edges, pass2_deps, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
         let old_fi = plan.as_ref().and_then(|p| p.same[fi]);
-        let mut kept = old_fi
-            .and_then(|o| pieces.get_mut(o))
-            .map(std::mem::take)
-            .unwrap_or_default();
-        if old_fi.is_none() {
-            (kept.nodes, kept.contains) = r.file_nodes(fi as FileId);
+        let was = |o: usize| kept.as_ref().map_or([0; 5], |k| k.counts(o));
+        let mut counts = [0u32; 5];
+        match old_fi {
+            Some(o) => {
+                counts[..2].copy_from_slice(&was(o)[..2]);
+                pieces.nodes.push(Piece::Old(o));
+                pieces.contains.push(Piece::Old(o));
+            }
+            None => {
+                let (nodes, contains) = r.file_nodes(fi as FileId);
+                counts[0] = nodes.len() as u32;
+                counts[1] = contains.len() as u32;
+                pieces.nodes.push(Piece::New(nodes));
+                pieces.contains.push(Piece::New(contains));
+            }
         }
         layout.same_nodes.push(old_fi);
         layout.same_edges.push(old_fi.filter(|_| edges.is_none()));
-        if let Some((e, u, b)) = edges {
-            (kept.edges, kept.unresolved, kept.builtin_calls) = (e, u, b);
+        match (edges, old_fi) {
+            (Some((e, u, b)), _) => {
+                counts[2] = e.len() as u32;
+                counts[3] = u.len() as u32;
+                counts[4] = b.len() as u32;
+                pieces.edges.push(Piece::New(e));
+                pieces.unresolved.push(Piece::New(u));
+                pieces.builtin_calls.push(Piece::New(b));
+            }
+            // Kept: the second pass is reused only for a file the last build had.
+            (None, Some(o)) => {
+                counts[2..].copy_from_slice(&was(o)[2..]);
+                pieces.edges.push(Piece::Old(o));
+                pieces.unresolved.push(Piece::Old(o));
+                pieces.builtin_calls.push(Piece::Old(o));
+            }
+            (None, None) => {}
         }
-        layout.counts.push(kept.counts());
+        layout.counts.push(counts);
         files.push(FileState {
             contrib,
             summary: summaries.next().unwrap_or_default(),
@@ -480,32 +443,10 @@ pub(crate) fn resolve<'a>(
             pass1: first.next().unwrap_or_default(),
             pass1_deps: pass1_deps.next().unwrap_or_default(),
             pass2_deps,
-            counts: kept.counts(),
+            counts,
         });
-        per_file.push(kept);
     }
-    // Each list at its final size at once: grown step by step, they were copied over and over
-    // into fresh memory (a third of a re-init's page faults).
-    let total = |n: fn(&Pieces) -> usize| per_file.iter().map(n).sum::<usize>();
-    graph.nodes.reserve_exact(total(|p| p.nodes.len()));
-    graph
-        .edges
-        .reserve_exact(total(|p| p.contains.len() + p.edges.len()));
-    graph
-        .unresolved
-        .reserve_exact(total(|p| p.unresolved.len()));
-    graph
-        .builtin_calls
-        .reserve_exact(total(|p| p.builtin_calls.len()));
-    for p in &mut per_file {
-        graph.nodes.append(&mut p.nodes);
-        graph.edges.append(&mut p.contains);
-    }
-    for mut p in per_file {
-        graph.edges.append(&mut p.edges);
-        graph.unresolved.append(&mut p.unresolved);
-        graph.builtin_calls.append(&mut p.builtin_calls);
-    }
+    let graph = kept_graph::assemble(kept, pieces);
     let state = State {
         graph: digest,
         paths: facts.paths().map(str::to_string).collect(),

@@ -32,6 +32,7 @@ mod graph_json;
 pub mod hooks;
 mod impact;
 mod incremental;
+mod kept_graph;
 mod lang;
 mod model;
 mod resolve;
