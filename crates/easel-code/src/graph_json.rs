@@ -162,7 +162,9 @@ fn install(tmp: &Path, path: &Path) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         use rustix::fs::{CWD, RenameFlags, renameat_with};
-        if path.exists() && renameat_with(CWD, tmp, CWD, path, RenameFlags::EXCHANGE).is_ok() {
+        // Only over a regular file: anything else is for a plain rename to refuse or replace.
+        let file = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+        if file && renameat_with(CWD, tmp, CWD, path, RenameFlags::EXCHANGE).is_ok() {
             return std::fs::remove_file(tmp);
         }
     }
@@ -510,6 +512,19 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(5));
         std::fs::write(&path, text).unwrap();
         let (new_g, _) = graph("k");
+        save(
+            root,
+            &new_g,
+            Some(&layout(counts.clone(), [Some(0), Some(1), None], 2)),
+        )
+        .unwrap();
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            serde_json::to_vec(&new_g).unwrap()
+        );
+        // A damaged index is no index.
+        save(root, &old_g, Some(&layout(counts.clone(), [None; 3], 1))).unwrap();
+        std::fs::write(root.join(CACHE_DIR).join(INDEX_FILE), b"\x05garbage").unwrap();
         save(
             root,
             &new_g,
