@@ -427,29 +427,27 @@ mod tests {
         (bytes, index)
     }
 
+    /// `g` written with no last file to copy from.
+    fn write_fresh(
+        dir: &Path,
+        name: &str,
+        g: &Graph,
+        counts: Vec<[u32; PIECES]>,
+    ) -> (Vec<u8>, Index) {
+        write(dir, name, g, &layout(counts, [None; 3], 1), None)
+    }
+
     #[test]
     fn pieces_written_one_by_one_are_the_whole_graph_encoded() {
         let dir = tempfile::tempdir().unwrap();
         let (g, counts) = graph("h");
-        let (bytes, _) = write(
-            dir.path(),
-            "a.json",
-            &g,
-            &layout(counts, [None; 3], 1),
-            None,
-        );
+        let (bytes, _) = write_fresh(dir.path(), "a.json", &g, counts);
         assert_eq!(
             String::from_utf8(bytes).unwrap(),
             serde_json::to_string(&g).unwrap()
         );
         let empty = Graph::default();
-        let (bytes, _) = write(
-            dir.path(),
-            "e.json",
-            &empty,
-            &layout(vec![[0; 5]; 3], [None; 3], 1),
-            None,
-        );
+        let (bytes, _) = write_fresh(dir.path(), "e.json", &empty, vec![[0; 5]; 3]);
         assert_eq!(bytes, serde_json::to_vec(&empty).unwrap());
     }
 
@@ -457,13 +455,7 @@ mod tests {
     fn kept_pieces_are_copied_from_the_last_file_and_changed_ones_encoded() {
         let dir = tempfile::tempdir().unwrap();
         let (old_g, counts) = graph("h");
-        let (_, index) = write(
-            dir.path(),
-            "old.json",
-            &old_g,
-            &layout(counts, [None; 3], 1),
-            None,
-        );
+        let (_, index) = write_fresh(dir.path(), "old.json", &old_g, counts);
         let old_file = File::open(dir.path().join("old.json")).unwrap();
 
         // `c.py` changed: its function is now `k`; `a.py` and `b.py` are kept.
