@@ -8,7 +8,7 @@ use std::path::PathBuf;
     name = "easel",
     version,
     about = "Canvases, notes and LLM agents on one board: a toolkit for JSON Canvas vaults.",
-    after_help = "The vault is --vault DIR, else $EASEL_VAULT, else the nearest folder above holding .obsidian/ or .easel/, else the current folder.\nExit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 invalid input."
+    after_help = "The vault is --vault DIR, else $EASEL_VAULT, else the nearest folder above holding .obsidian/ or .easel/, else the current folder.\nExit codes: 0 ok, 1 failure, 2 usage, 3 not found, 4 conflict, 5 invalid input, 6 waiting for approval."
 )]
 pub struct Cli {
     /// The vault folder.
@@ -55,6 +55,37 @@ pub enum Command {
     /// Serve the canvas tools to MCP clients (Claude Code, Claude Desktop, Cursor) over stdio,
     /// or over streamable HTTP at /mcp with --http.
     Mcp(McpArgs),
+    /// Every operation of the catalogue: list them with their schemas, or run one with JSON
+    /// arguments (the same operations MCP clients and agents get as tools).
+    #[command(subcommand)]
+    Op(OpCmd),
+    /// Print a completion script for your shell, e.g. `easel completions bash > ~/.local/share/bash-completion/completions/easel`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `easel man | man -l -`.
+    Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OpCmd {
+    /// List the operations: name, effect and title (with --json, every schema too).
+    List,
+    /// Show one operation: its description and input schema.
+    Show {
+        /// The operation's name, e.g. canvas_add_node.
+        name: String,
+    },
+    /// Run one operation with JSON arguments and print its JSON output.
+    Run {
+        /// The operation's name, e.g. canvas_add_node.
+        name: String,
+        /// The arguments: inline JSON, '@FILE', or '-' for standard input (default {}).
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -512,32 +543,35 @@ pub struct AddEdgeArgs {
 }
 
 impl SideArg {
-    pub fn as_str(self) -> &'static str {
+    pub fn side(self) -> easel_ops::canvas::Side {
+        use easel_ops::canvas::Side;
         match self {
-            SideArg::Top => "top",
-            SideArg::Right => "right",
-            SideArg::Bottom => "bottom",
-            SideArg::Left => "left",
+            SideArg::Top => Side::Top,
+            SideArg::Right => Side::Right,
+            SideArg::Bottom => Side::Bottom,
+            SideArg::Left => Side::Left,
         }
     }
 }
 
 impl EndArg {
-    pub fn as_str(self) -> &'static str {
+    pub fn end(self) -> easel_ops::canvas::End {
+        use easel_ops::canvas::End;
         match self {
-            EndArg::None => "none",
-            EndArg::Arrow => "arrow",
+            EndArg::None => End::None,
+            EndArg::Arrow => End::Arrow,
         }
     }
 }
 
 impl NodeType {
-    pub fn as_str(self) -> &'static str {
+    pub fn node_type(self) -> easel_ops::canvas::NodeType {
+        use easel_ops::canvas::NodeType as T;
         match self {
-            NodeType::Text => "text",
-            NodeType::File => "file",
-            NodeType::Link => "link",
-            NodeType::Group => "group",
+            NodeType::Text => T::Text,
+            NodeType::File => T::File,
+            NodeType::Link => T::Link,
+            NodeType::Group => T::Group,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Turning any error into `error: …`, `hint: …` and the exit code of DESIGN.md section 5.
 
+use easel_core::Diagnose;
 use easel_vault::canvas::CanvasOpError;
 use easel_vault::{ErrorKind, VaultError};
 use std::process::ExitCode;
@@ -44,6 +45,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         )*};
     }
     known!(
+        easel_ops::OpError,
         CanvasOpError,
         VaultError,
         easel_thread::ThreadError,
@@ -58,6 +60,32 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
     None
 }
 
+/// How the shell spells an operation a hint names: the hand-shaped command where there is one
+/// (`canvas_add_node` → `'easel canvas add-node'`), else `'easel op run NAME'`.
+pub fn command_for(op: &str) -> Option<String> {
+    if !easel_core::is_operation_name(op) {
+        return None;
+    }
+    let area_verb = |area: &str, verb: &str| format!("'easel {area} {}'", verb.replace('_', "-"));
+    Some(match op {
+        "ledger_list" => "'easel ledger'".to_string(),
+        "ledger_undo" => "'easel undo'".to_string(),
+        "canvas" => "'easel code'".to_string(),
+        _ => match op.split_once('_') {
+            Some((area @ ("canvas" | "thread" | "agent" | "doc" | "llm"), verb)) => {
+                area_verb(area, verb)
+            }
+            Some(("op", verb)) => area_verb("op", verb),
+            _ => format!("'easel op run {op}'"),
+        },
+    })
+}
+
+/// A hint as the shell shows it: operations spelled as commands.
+pub fn spell_for_shell(hint: &str) -> String {
+    easel_core::spell_hint(hint, command_for)
+}
+
 pub struct Failure {
     message: String,
     hint: String,
@@ -69,7 +97,7 @@ impl Failure {
         match classify(e) {
             Some((hint, kind)) => Failure {
                 message: e.to_string(),
-                hint,
+                hint: spell_for_shell(&hint),
                 kind,
             },
             None => Failure {

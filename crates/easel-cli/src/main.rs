@@ -8,6 +8,7 @@ mod cli;
 mod cmd;
 mod failure;
 mod input;
+mod registry;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -48,9 +49,11 @@ fn init_tracing() {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     let out = output::Output::new(cli.json);
-    // Code commands work on a repository folder, not on a vault.
+    // Code commands work on a repository folder, not on a vault; the shell helpers on nothing.
     let command = match cli.command {
         Command::Code(c) => return cmd::code::run(&out, c),
+        Command::Completions { shell } => return completions(shell),
+        Command::Man => return man_page(),
         other => other,
     };
     let vault = cmd::open_vault(cli.vault.as_deref())?;
@@ -62,5 +65,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
         Command::Code(c) => cmd::code::run(&out, c),
         Command::Mcp(args) => cmd::mcp::run(vault, args),
+        Command::Op(c) => cmd::op::run(vault, &registry::build(), &out, c),
+        Command::Completions { .. } | Command::Man => Ok(()),
     }
+}
+
+/// `easel completions SHELL`: the script, from the same clap definitions as the parser.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<()> {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "easel", &mut script);
+    output::write_stdout(format_args!("{}", String::from_utf8_lossy(&script)));
+    Ok(())
+}
+
+/// `easel man`: the man page in roff, from the same clap definitions as the parser.
+fn man_page() -> anyhow::Result<()> {
+    use clap::CommandFactory;
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    output::write_stdout(format_args!("{}", String::from_utf8_lossy(&page)));
+    Ok(())
 }

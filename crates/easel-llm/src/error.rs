@@ -1,6 +1,6 @@
 //! What can go wrong when asking a model, each case with the fix.
 
-pub use easel_vault::ErrorKind;
+pub use easel_core::ErrorKind;
 use std::path::PathBuf;
 
 /// An error of `easel-llm`. `kind()` gives the class (and exit code), `hint()` what to do next.

@@ -42,13 +42,7 @@ impl ToolError {
 
     /// The class as a word, for the structured error (`not_found`, `conflict`, ...).
     pub fn kind_name(&self) -> &'static str {
-        match self.kind {
-            ErrorKind::Failure => "failure",
-            ErrorKind::Usage => "usage",
-            ErrorKind::NotFound => "not_found",
-            ErrorKind::Conflict => "conflict",
-            ErrorKind::Invalid => "invalid",
-        }
+        self.kind.as_str()
     }
 
     /// The text a model reads: the message, then the hint.

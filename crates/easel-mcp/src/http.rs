@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::serve::ListenerExt;
+use easel_ops::Registry;
 use easel_vault::Vault;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -174,8 +175,8 @@ async fn guard(State(g): State<Arc<Guard>>, req: Request<Body>, next: Next) -> R
 }
 
 /// The axum router: `/mcp` behind the guard. Useful to mount Easel's MCP inside another server.
-pub fn router(vault: Vault, opts: &HttpOptions) -> Router {
-    let server = EaselMcp::new(vault);
+pub fn router(vault: Vault, registry: Arc<Registry>, opts: &HttpOptions) -> Router {
+    let server = EaselMcp::new(vault, registry);
     // The guard above does the Host and Origin checks, with the remote-mode host list, so the
     // SDK's own loopback-only host check is switched off rather than configured twice.
     let config = StreamableHttpServerConfig::default().disable_allowed_hosts();
@@ -195,6 +196,7 @@ pub fn router(vault: Vault, opts: &HttpOptions) -> Router {
 /// Serves until Ctrl-C; `on_listening` gets the bound address (useful with port 0).
 pub async fn serve_http(
     vault: Vault,
+    registry: Arc<Registry>,
     opts: HttpOptions,
     on_listening: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
@@ -207,7 +209,7 @@ pub async fn serve_http(
         })?;
     let local = listener.local_addr()?;
     on_listening(local);
-    let app = router(vault, &opts);
+    let app = router(vault, registry, &opts);
     // Without TCP_NODELAY, a response written in two pieces waits for the client's delayed ACK:
     // 40 ms on Linux for every small reply.
     let listener = listener.tap_io(|tcp| {

@@ -1,27 +1,30 @@
-//! Easel as an MCP server: the canvas and ledger operations as tools, canvases as
-//! `canvas://` resources, over stdio or streamable HTTP.
+//! Easel as an MCP server: the operations of an `easel_ops::Registry` as tools, canvases as
+//! `canvas://` resources, two prompts, over stdio or streamable HTTP. Only this crate knows MCP.
 //!
-//! Every tool is a thin adapter over one function of `easel_vault::canvas`,
-//! `easel_vault::history` or `easel_thread`, and returns the JSON `easel --json` prints for the
-//! same operation, compact, as one text block. Failures come back as tool results with
+//! Every tool is one operation of the registry the binary builds (its name, title, tutorial
+//! description, input schema, and annotations from its effect), and returns the JSON
+//! `easel --json` prints for the same operation, compact, as one text block. Failures come back as tool results with
 //! `isError: true`, a structured `error` object and a hint naming the tool to use next, never
 //! as a crashed server. Changes are recorded in the vault's ledger
 //! with the actor `mcp:<client name>`.
 //!
 //! ```
 //! use easel_mcp::tools;
-//! use easel_vault::{Vault, canvas::Actor};
+//! use easel_core::Actor;
+//! use easel_vault::Vault;
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let dir = tempfile::tempdir()?;
 //! let vault = Vault::open(dir.path())?;
-//! let actor = Actor::new("mcp:doc-test");
-//! let args = serde_json::json!({"path": "Ideas", "data": {"nodes": [{"type": "text", "text": "Hi"}]}});
-//! let created = tools::call(&vault, &actor, "canvas_write", args.as_object().cloned())?;
+//! let mut registry = easel_ops::Registry::new();
+//! easel_ops::register(&mut registry);
+//! let actor = Actor::mcp("doc-test");
+//! let args = serde_json::json!({"path": "Ideas", "nodes": [{"type": "text", "text": "Hi"}]});
+//! let created = tools::call(&registry, &vault, &actor, "canvas_write", args.as_object().cloned())?;
 //! assert!(created.contains("\"nodeCount\":1"));
 //!
 //! // A missing canvas is an error a model can act on.
-//! let err = tools::call(&vault, &actor, "canvas_read", serde_json::json!({"path": "Nope"}).as_object().cloned())
+//! let err = tools::call(&registry, &vault, &actor, "canvas_read", serde_json::json!({"path": "Nope"}).as_object().cloned())
 //!     .unwrap_err();
 //! assert_eq!(err.to_text(), "Canvas not found: Nope.canvas\nhint: use canvas_list to see the canvases, or canvas_write to create one");
 //! # Ok(())
@@ -36,6 +39,7 @@
 pub mod code_tool;
 pub mod error;
 pub mod http;
+pub mod prompts;
 pub mod server;
 pub mod thread;
 pub mod tools;
@@ -44,12 +48,15 @@ pub use error::{ServeError, ToolError};
 pub use http::{HttpOptions, serve_http};
 pub use server::EaselMcp;
 
+use easel_ops::Registry;
 use easel_vault::Vault;
 use rmcp::ServiceExt;
+use std::sync::Arc;
 
-/// Serves MCP over standard input and output until the client closes the connection.
-pub async fn serve_stdio(vault: Vault) -> Result<(), ServeError> {
-    let running = EaselMcp::new(vault)
+/// Serves the operations of `registry` over MCP on standard input and output until the client
+/// closes the connection.
+pub async fn serve_stdio(vault: Vault, registry: Arc<Registry>) -> Result<(), ServeError> {
+    let running = EaselMcp::new(vault, registry)
         // Clients spawn us with pipes: driving them on the IO reactor instead of tokio's
         // blocking pool saves a thread hand-off per message (BENCHMARKS.md, MCP section).
         // Anything that is not a pipe (a terminal, a file) falls back to blocking handles.

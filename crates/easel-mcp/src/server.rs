@@ -2,13 +2,17 @@
 
 use crate::code_tool::{self, CodeTool};
 use crate::error::ToolError;
+use crate::prompts;
 use crate::thread::{self, Models};
-use crate::tools::{self, ToolSpec, Tools};
+use crate::tools::{self, ToolSpec};
+use easel_core::Actor;
+use easel_ops::{Cancel, Ctx, OpEvent, Registry};
 use easel_vault::Vault;
-use easel_vault::canvas::{self as ops, Actor};
+use easel_vault::canvas as ops;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
@@ -29,10 +33,12 @@ ledger_list shows them and ledger_undo reverts one. A canvas can also hold a con
 thread_context shows what a node would send to a model, thread_send writes the model's answer \
 below it.";
 
-/// Easel as an MCP server over one vault. Cheap to clone: one value per HTTP session.
+/// Easel as an MCP server over one vault: one tool per operation of the registry it is given.
+/// Cheap to clone: one value per HTTP session.
 #[derive(Clone, Debug)]
 pub struct EaselMcp {
     vault: Vault,
+    registry: Arc<Registry>,
     tools: Arc<Vec<Tool>>,
     code: Arc<CodeTool>,
     state: Arc<State>,
@@ -41,10 +47,10 @@ pub struct EaselMcp {
 /// What tool calls keep between calls, shared by every session of one server.
 #[derive(Debug, Default)]
 struct State {
-    tools: Tools,
     models: Models,
 }
 
+/// A conversation tool that is not a registry operation yet.
 fn to_tool(spec: ToolSpec) -> Tool {
     let schema = match spec.schema {
         serde_json::Value::Object(m) => m,
@@ -52,10 +58,8 @@ fn to_tool(spec: ToolSpec) -> Tool {
     };
     let annotations = ToolAnnotations::new()
         .read_only(spec.read_only)
-        .destructive(matches!(
-            spec.name,
-            "canvas_update" | "canvas_remove_node" | "canvas_remove_edge"
-        ))
+        .destructive(false)
+        .idempotent(spec.read_only)
         // An answer may come from a remote model provider.
         .open_world(spec.name == "thread_send");
     Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations)
@@ -72,6 +76,7 @@ fn code_tool_spec() -> Tool {
         .destructive(false)
         .open_world(false);
     Tool::new(code_tool::NAME, code_tool::DESCRIPTION, Arc::new(schema))
+        .with_title("Code canvas: impact and evidence board")
         .with_annotations(annotations)
 }
 
@@ -95,10 +100,7 @@ fn actor_for(context: &RequestContext<RoleServer>) -> Actor {
         .take(64)
         .collect();
     let clean = clean.trim_matches('-');
-    Actor::new(format!(
-        "mcp:{}",
-        if clean.is_empty() { "unknown" } else { clean }
-    ))
+    Actor::mcp(if clean.is_empty() { "unknown" } else { clean })
 }
 
 /// Percent-encodes a vault path for a URI, keeping `/` so folders stay readable.
@@ -139,17 +141,95 @@ pub fn path_from_uri(uri: &str) -> Result<String, String> {
 }
 
 impl EaselMcp {
-    /// A server over `vault`.
-    pub fn new(vault: Vault) -> EaselMcp {
-        let specs = tools::catalogue().into_iter().chain(thread::catalogue());
-        let mut list: Vec<Tool> = specs.map(to_tool).collect();
+    /// A server over `vault` offering the operations of `registry` as tools.
+    pub fn new(vault: Vault, registry: Arc<Registry>) -> EaselMcp {
+        let mut list: Vec<Tool> = registry.infos().map(tools::tool_of).collect();
+        list.extend(
+            thread::catalogue()
+                .into_iter()
+                .filter(|s| !registry.contains(s.name))
+                .map(to_tool),
+        );
         list.push(code_tool_spec());
         EaselMcp {
             vault,
+            registry,
             tools: Arc::new(list),
             code: Arc::new(CodeTool::default()),
             state: Arc::default(),
         }
+    }
+
+    /// A server over `vault` with the operations of `easel_ops` only (the canvas, ledger, note
+    /// and vault operations): for tests and embedding.
+    pub fn with_builtin_ops(vault: Vault) -> EaselMcp {
+        let mut registry = Registry::new();
+        easel_ops::register(&mut registry);
+        EaselMcp::new(vault, Arc::new(registry))
+    }
+
+    /// Runs a registry operation on a blocking thread, with the request's cancellation and,
+    /// when the client asked for them, progress notifications.
+    async fn call_op(
+        &self,
+        name: String,
+        arguments: Option<serde_json::Map<String, serde_json::Value>>,
+        actor: Actor,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<String, ToolError> {
+        let cancel = Cancel::new();
+        let mut ctx = Ctx::new(self.vault.clone(), actor).with_cancel(cancel.clone());
+        let on_cancel = {
+            let ct = context.ct.clone();
+            tokio::spawn(async move {
+                ct.cancelled().await;
+                cancel.cancel();
+            })
+        };
+        let mut forward = None;
+        if let Some(token) = context.meta.get_progress_token() {
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<OpEvent>();
+            ctx = ctx.with_events(Arc::new(move |e| {
+                let _ = tx.send(e);
+            }));
+            let peer = context.peer.clone();
+            forward = Some(tokio::spawn(async move {
+                let mut step = 0u64;
+                while let Some(event) = rx.recv().await {
+                    let (progress, total, message) = match event {
+                        OpEvent::Progress {
+                            done,
+                            total,
+                            message,
+                        } => (done as f64, total.map(|t| t as f64), Some(message)),
+                        OpEvent::Data(data) => {
+                            step += 1;
+                            (step as f64, None, Some(data.to_string()))
+                        }
+                    };
+                    let mut param = ProgressNotificationParam::new(token.clone(), progress);
+                    param.total = total;
+                    param.message = message;
+                    if peer.notify_progress(param).await.is_err() {
+                        break;
+                    }
+                }
+            }));
+        }
+        let registry = self.registry.clone();
+        let tool = name.clone();
+        let outcome =
+            tokio::task::spawn_blocking(move || tools::call_in(&registry, &ctx, &name, arguments))
+                .await
+                .unwrap_or_else(|e| {
+                    Err(ToolError::failure(format!("the tool {tool} stopped: {e}")))
+                });
+        on_cancel.abort();
+        if let Some(f) = forward {
+            // The sender went with the context; the forwarder ends once it has sent the rest.
+            let _ = f.await;
+        }
+        outcome
     }
 
     fn read_canvas_resource(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
@@ -202,6 +282,7 @@ impl ServerHandler for EaselMcp {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_prompts()
                 .build(),
         )
         .with_server_info(Implementation::new("easel", env!("CARGO_PKG_VERSION")))
@@ -230,7 +311,7 @@ impl ServerHandler for EaselMcp {
             let code = self.code.clone();
             // Parsing and drawing are CPU-bound and do file IO.
             let outcome =
-                tokio::task::spawn_blocking(move || code.call(&actor.name, request.arguments))
+                tokio::task::spawn_blocking(move || code.call(actor.as_str(), request.arguments))
                     .await
                     .unwrap_or_else(|e| {
                         Err(ToolError::failure(format!("the tool canvas stopped: {e}")))
@@ -241,13 +322,16 @@ impl ServerHandler for EaselMcp {
             }
             .into());
         }
-        let (vault, state) = (self.vault.clone(), self.state.clone());
         let name = request.name.to_string();
         let tool = name.clone();
         let arguments = request.arguments;
         // Vault operations do blocking file IO and may wait for another writer's lock; a
         // thread_send blocks for as long as the model writes.
-        let outcome = if thread::handles(&name) {
+        let outcome = if self.registry.contains(&name) {
+            self.call_op(name, arguments, actor, &context).await
+        } else if thread::handles(&name) {
+            let (vault, state) = (self.vault.clone(), self.state.clone());
+            let actor = ops::Actor::new(actor.as_str());
             // A client that cancels the request stops the model; the partial answer is kept.
             let cancel = Arc::new(AtomicBool::new(false));
             let on_cancel = {
@@ -263,20 +347,38 @@ impl ServerHandler for EaselMcp {
             .await;
             on_cancel.abort();
             outcome
+                .unwrap_or_else(|e| {
+                    Err(ToolError::failure(format!("the tool {tool} stopped: {e}")))
+                })
+                .map(|o| o.text)
         } else {
-            tokio::task::spawn_blocking(move || state.tools.call(&vault, &actor, &name, arguments))
-                .await
-        }
-        .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool {tool} stopped: {e}"))));
+            Err(self.registry.unknown(&name).into())
+        };
         Ok(match outcome {
             // The JSON goes out once, as compact text. No tool declares an output schema, so
             // clients read the text; a copy in `structuredContent` doubled every response (a
             // 1,000-node canvas_read is 280 kB) and took canvas_read's p99 over stdio from 4.8
             // to 7.9 ms (BENCHMARKS.md). Errors keep a small structured `error` object.
-            Ok(out) => CallToolResult::success(vec![ContentBlock::text(out.text)]),
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
             Err(e) => tool_error_result(&tool, &e),
         }
         .into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(prompts::list()))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        prompts::get(&request.name, request.arguments.as_ref()).map(Into::into)
     }
 
     async fn list_resources(

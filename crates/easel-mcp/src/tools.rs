@@ -1,18 +1,83 @@
-//! The tool catalogue: names, descriptions, input schemas, and the dispatch from a tool call to
-//! the one library function behind it.
+//! Operations as MCP tools: the registry's catalogue listed with titles, schemas and
+//! annotations from each operation's effect, and a call turned into one `Registry::call`.
 //!
-//! Everything here is synchronous and transport-free: [`Tools::call`] takes the vault, the
-//! actor and the JSON arguments and returns the JSON `easel --json` prints for the operation
-//! (compact, as text), so the CLI and MCP cannot drift apart. The
-//! server runs it on a blocking thread.
+//! Everything here is synchronous and transport-free: [`call`] takes the registry, the vault,
+//! the actor and the JSON arguments and returns the JSON `easel --json` prints for the
+//! operation (compact, as text). The server runs it on a blocking thread.
+//!
+//! [`ToolSpec`] and [`Args`] remain for the tools that are not registry operations yet (the
+//! conversation tools in [`crate::thread`]).
 
 use crate::error::ToolError;
-use easel_canvas::NodeQuery;
-use easel_canvas::json::{Map, Value};
-use easel_vault::canvas::{self as ops, Actor};
-use easel_vault::{Rev, Vault, history};
-use serde_json::{Value as Json, json};
-use std::sync::{Arc, Mutex};
+use easel_canvas::json::Value;
+use easel_core::{Actor, is_operation_name, spell_hint};
+use easel_ops::{Ctx, OpError, OpInfo, Registry};
+use easel_vault::Vault;
+use rmcp::model::{Tool, ToolAnnotations};
+use serde_json::Value as Json;
+use std::sync::Arc;
+
+/// The registry's hints name operations in backticks; over MCP an operation is a tool of the
+/// same name.
+pub fn spell_for_mcp(hint: &str) -> String {
+    spell_hint(hint, |op| is_operation_name(op).then(|| op.to_string()))
+}
+
+impl From<OpError> for ToolError {
+    fn from(e: OpError) -> ToolError {
+        ToolError {
+            hint: crate::error::hint_for_mcp(&spell_for_mcp(&e.hint)),
+            message: e.message,
+            kind: e.kind,
+        }
+    }
+}
+
+/// One operation as an MCP tool: name, title, tutorial description, input schema, and
+/// annotations from its effect.
+pub fn tool_of(info: &OpInfo) -> Tool {
+    let schema = match &info.input_schema {
+        Json::Object(m) => m.clone(),
+        _ => serde_json::Map::new(),
+    };
+    let effect = info.effect;
+    let annotations = ToolAnnotations::new()
+        .read_only(effect.is_read_only())
+        .destructive(effect.is_destructive())
+        .idempotent(info.idempotent)
+        .open_world(effect.is_open_world());
+    Tool::new(
+        info.name.clone(),
+        info.description.clone(),
+        Arc::new(schema),
+    )
+    .with_title(info.title.clone())
+    .with_annotations(annotations)
+}
+
+/// Runs operation `name` of `registry` with `arguments` as `actor`, and returns the result's
+/// compact JSON text.
+pub fn call(
+    registry: &Registry,
+    vault: &Vault,
+    actor: &Actor,
+    name: &str,
+    arguments: Option<serde_json::Map<String, Json>>,
+) -> Result<String, ToolError> {
+    let ctx = Ctx::new(vault.clone(), actor.clone());
+    call_in(registry, &ctx, name, arguments)
+}
+
+/// [`call`] with a prepared context (cancellation, progress).
+pub fn call_in(
+    registry: &Registry,
+    ctx: &Ctx,
+    name: &str,
+    arguments: Option<serde_json::Map<String, Json>>,
+) -> Result<String, ToolError> {
+    let args = arguments.map_or(Json::Null, Json::Object);
+    Ok(registry.call(ctx, name, args)?.json)
+}
 
 /// One tool as listed to clients.
 #[derive(Clone, Debug)]
@@ -27,215 +92,8 @@ pub struct ToolSpec {
     pub read_only: bool,
 }
 
-const PATH_DOC: &str =
-    "Canvas path relative to the vault, e.g. \"Projects/Plan.canvas\" ('.canvas' may be left out).";
-const REV_DOC: &str = "Optional. The 'rev' from your last read; the write fails with a conflict if the canvas changed since, instead of overwriting someone else's edit.";
-
-fn path_prop() -> Json {
-    json!({"type": "string", "description": PATH_DOC})
-}
-
-fn rev_prop() -> Json {
-    json!({"type": "string", "description": REV_DOC, "pattern": "^[0-9a-f]{16}$"})
-}
-
 pub(crate) fn object(props: Json, required: &[&str]) -> Json {
-    json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
-}
-
-/// Every tool Easel serves, in the order clients list them.
-pub fn catalogue() -> Vec<ToolSpec> {
-    let color = json!({"type": "string", "description": "A preset \"1\" (red) to \"6\" (purple), or a hex colour like \"#ff8800\"."});
-    let side = json!({"type": "string", "enum": ["top", "right", "bottom", "left"]});
-    let end = json!({"type": "string", "enum": ["none", "arrow"]});
-    let canvas_data = json!({
-        "type": "object",
-        "description": "{\"nodes\":[...],\"edges\":[...]}. Nodes need 'type' plus 'text' (text), 'file' (file), 'url' (link) or 'label' (group); id, x, y, width and height are filled in when missing. Edges need 'fromNode' and 'toNode'.",
-        "properties": {
-            "nodes": {"type": "array", "items": {"type": "object"}},
-            "edges": {"type": "array", "items": {"type": "object"}}
-        }
-    });
-    let patch = json!({
-        "type": "object",
-        "description": "A JSON merge patch: the fields to change, e.g. {\"text\":\"new text\",\"color\":\"4\"}; null removes a field."
-    });
-    vec![
-        ToolSpec {
-            name: "canvas_list",
-            description: "List the canvases (.canvas files) in the vault with their node and edge counts. \
-Use it first, to find the path of the canvas you want; then call canvas_read.\n\
-Example: {} lists every canvas; {\"folder\": \"Projects\"} only those under Projects/.",
-            schema: object(
-                json!({
-                    "folder": {"type": "string", "description": "Only canvases under this folder."},
-                    "recursive": {"type": "boolean", "description": "Look into subfolders (default true)."}
-                }),
-                &[],
-            ),
-            read_only: true,
-        },
-        ToolSpec {
-            name: "canvas_read",
-            description: "Read a whole canvas: every node and edge as JSON, plus its 'rev'. \
-Read before you change anything, and pass the 'rev' to the write tools so you never overwrite an edit made meanwhile.\n\
-Example: {\"path\": \"Research.canvas\"}",
-            schema: object(json!({"path": path_prop()}), &["path"]),
-            read_only: true,
-        },
-        ToolSpec {
-            name: "canvas_write",
-            description: "Create a NEW canvas from nodes and edges. Fails if the file exists: to change an existing canvas use canvas_update (replace everything) or the canvas_add_node / canvas_update_node tools (one change).\n\
-Example: {\"path\": \"Ideas.canvas\", \"data\": {\"nodes\": [{\"id\": \"a\", \"type\": \"text\", \"text\": \"Idea\"}, {\"id\": \"b\", \"type\": \"text\", \"text\": \"Why\"}], \"edges\": [{\"fromNode\": \"a\", \"toNode\": \"b\"}]}}",
-            schema: object(
-                json!({"path": path_prop(), "data": canvas_data.clone()}),
-                &["path", "data"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_update",
-            description: "Replace ALL nodes and/or ALL edges of an existing canvas: read it with canvas_read, change the arrays, send them back with the 'rev' you read. \
-Give only 'nodes' to keep the edges (edges to removed nodes are refused), only 'edges' to keep the nodes. For one small change, canvas_add_node or canvas_update_node is cheaper.\n\
-Example: {\"path\": \"Ideas.canvas\", \"rev\": \"3f2a9c0d11e4b7a8\", \"data\": {\"nodes\": [...all nodes...]}}",
-            schema: object(
-                json!({"path": path_prop(), "data": canvas_data, "rev": rev_prop()}),
-                &["path", "data"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_add_node",
-            description: "Add one node to an existing canvas. type 'text' needs 'text' (Markdown), 'file' needs 'file' (a vault path), 'link' needs 'url', 'group' takes a 'label'. \
-Without x/y the node goes where it overlaps nothing; the result holds the new node with its id (use it in canvas_add_edge).\n\
-Example: {\"path\": \"Ideas.canvas\", \"type\": \"text\", \"text\": \"# New idea\", \"color\": \"4\"}",
-            schema: object(
-                json!({
-                    "path": path_prop(),
-                    "type": {"type": "string", "enum": ["text", "file", "link", "group"]},
-                    "text": {"type": "string", "description": "Markdown text (text nodes)."},
-                    "file": {"type": "string", "description": "Vault path of the file (file nodes)."},
-                    "subpath": {"type": "string", "description": "'#Heading' or '#^block' inside the file (file nodes)."},
-                    "url": {"type": "string", "description": "URL (link nodes)."},
-                    "label": {"type": "string", "description": "Label (group nodes)."},
-                    "x": {"type": "number"}, "y": {"type": "number"},
-                    "width": {"type": "number"}, "height": {"type": "number"},
-                    "color": color.clone(),
-                    "id": {"type": "string", "description": "Use this id instead of a generated one."},
-                    "rev": rev_prop()
-                }),
-                &["path", "type"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_update_node",
-            description: "Change some fields of one node (move, resize, recolour, retext) with a merge patch; fields you leave out stay as they are, null removes one. \
-Get the node id from canvas_read.\n\
-Example: {\"path\": \"Ideas.canvas\", \"id\": \"6f0c2d1e9a8b7c3d\", \"data\": {\"text\": \"Revised\", \"x\": 400}}",
-            schema: object(
-                json!({"path": path_prop(), "id": {"type": "string", "description": "The node's id."}, "data": patch.clone(), "rev": rev_prop()}),
-                &["path", "id", "data"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_remove_node",
-            description: "Remove one node and every edge attached to it (their ids come back in 'removedEdges'). Undo with ledger_undo if it was a mistake.\n\
-Example: {\"path\": \"Ideas.canvas\", \"id\": \"6f0c2d1e9a8b7c3d\"}",
-            schema: object(
-                json!({"path": path_prop(), "id": {"type": "string", "description": "The node's id."}, "rev": rev_prop()}),
-                &["path", "id"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_add_edge",
-            description: "Connect two existing nodes with an arrow. Sides are chosen from the nodes' positions unless you give them; the arrow points at 'to' by default.\n\
-Example: {\"path\": \"Ideas.canvas\", \"from\": \"6f0c2d1e9a8b7c3d\", \"to\": \"a1b2c3d4e5f60718\", \"label\": \"leads to\"}",
-            schema: object(
-                json!({
-                    "path": path_prop(),
-                    "from": {"type": "string", "description": "Id of the node the edge starts at."},
-                    "to": {"type": "string", "description": "Id of the node the edge ends at."},
-                    "from_side": side.clone(), "to_side": side,
-                    "from_end": end.clone(), "to_end": end,
-                    "label": {"type": "string"},
-                    "color": color,
-                    "id": {"type": "string", "description": "Use this id instead of a generated one."},
-                    "rev": rev_prop()
-                }),
-                &["path", "from", "to"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_update_edge",
-            description: "Change some fields of one edge (label, colour, ends, sides) with a merge patch; null removes a field.\n\
-Example: {\"path\": \"Ideas.canvas\", \"id\": \"0e9d8c7b6a5f4e3d\", \"data\": {\"label\": \"because\", \"toEnd\": \"none\"}}",
-            schema: object(
-                json!({"path": path_prop(), "id": {"type": "string", "description": "The edge's id."}, "data": patch, "rev": rev_prop()}),
-                &["path", "id", "data"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_remove_edge",
-            description: "Remove one edge; the nodes stay.\n\
-Example: {\"path\": \"Ideas.canvas\", \"id\": \"0e9d8c7b6a5f4e3d\"}",
-            schema: object(
-                json!({"path": path_prop(), "id": {"type": "string", "description": "The edge's id."}, "rev": rev_prop()}),
-                &["path", "id"],
-            ),
-            read_only: false,
-        },
-        ToolSpec {
-            name: "canvas_find",
-            description: "Find nodes of one canvas by type, colour, group or text (all given criteria must match). Cheaper than canvas_read on a big canvas when you look for a few nodes.\n\
-Example: {\"path\": \"Research.canvas\", \"text\": \"budget\", \"type\": \"text\"}",
-            schema: object(
-                json!({
-                    "path": path_prop(),
-                    "type": {"type": "string", "enum": ["text", "file", "link", "group"]},
-                    "color": {"type": "string"},
-                    "group": {"type": "string", "description": "A group's id or label: nodes inside it."},
-                    "text": {"type": "string", "description": "Case-insensitive text in the node's text, file path, URL or label."}
-                }),
-                &["path"],
-            ),
-            read_only: true,
-        },
-        ToolSpec {
-            name: "canvas_validate",
-            description: "Check a canvas against JSON Canvas 1.0: 'errors' break the spec (fix them), 'warnings' are tolerated deviations. Use it after large edits or when a canvas will not open.\n\
-Example: {\"path\": \"Research.canvas\"}",
-            schema: object(json!({"path": path_prop()}), &["path"]),
-            read_only: true,
-        },
-        ToolSpec {
-            name: "ledger_list",
-            description: "Show recent changes made through Easel (by you, the command line, other agents), newest first, with their ids. Use it to see what changed, or to find the id for ledger_undo.\n\
-Example: {\"limit\": 5}",
-            schema: object(
-                json!({"limit": {"type": "integer", "minimum": 1, "description": "How many entries (default 20)."}}),
-                &[],
-            ),
-            read_only: true,
-        },
-        ToolSpec {
-            name: "ledger_undo",
-            description: "Undo a change: the latest one by default, or the one with 'id' from ledger_list. Refuses when the file changed again since, so it never destroys newer work.\n\
-Example: {} undoes the latest change; {\"id\": \"019a4f2c3b1d8e7f6a5b\"} a given one.",
-            schema: object(
-                json!({
-                    "id": {"type": "string", "description": "The ledger id of the change to undo."},
-                    "run": {"type": "string", "description": "Undo every change of this run."}
-                }),
-                &[],
-            ),
-            read_only: false,
-        },
-    ]
+    serde_json::json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
 
 /// The accepted argument names of a tool, from its schema.
@@ -339,46 +197,6 @@ impl Args<'_> {
             },
         }
     }
-
-    pub(crate) fn opt_rev(&self) -> Result<Option<Rev>, ToolError> {
-        self.opt_str("rev")?
-            .map(|r| {
-                r.parse::<Rev>().map_err(|e| {
-                    self.bad(
-                        format!("'rev' {r:?} is not a revision: {e}"),
-                        "use the 16 hex digits of 'rev' returned by canvas_read, or leave 'rev' out".into(),
-                    )
-                })
-            })
-            .transpose()
-    }
-
-    /// An object argument; a JSON object sent as a string is accepted too, because small
-    /// models often stringify nested arguments.
-    pub(crate) fn object(&self, key: &str) -> Result<Map, ToolError> {
-        let raw = match self.map.get(key) {
-            None | Some(Json::Null) => {
-                return Err(self.bad(
-                    format!("the argument '{key}' is missing"),
-                    format!("add \"{key}\": {{...}} to the arguments"),
-                ));
-            }
-            Some(Json::String(s)) => easel_canvas::json::parse(s).map_err(|e| {
-                self.bad(
-                    format!("'{key}' is a string that is not JSON: {e}"),
-                    format!("pass \"{key}\" as a JSON object, not a string"),
-                )
-            })?,
-            Some(v) => Value::from(v),
-        };
-        match raw {
-            Value::Object(m) => Ok(m),
-            other => Err(self.bad(
-                format!("'{key}' must be a JSON object, got {}", other.type_name()),
-                format!("pass \"{key}\": {{...}}"),
-            )),
-        }
-    }
 }
 
 fn json_type(v: &Json) -> &'static str {
@@ -389,12 +207,6 @@ fn json_type(v: &Json) -> &'static str {
         Json::String(_) => "a string",
         Json::Array(_) => "an array",
         Json::Object(_) => "an object",
-    }
-}
-
-fn put(m: &mut Map, key: &str, v: Option<Value>) {
-    if let Some(v) = v {
-        m.insert(key, v);
     }
 }
 
@@ -416,251 +228,54 @@ impl ToolOutput {
     }
 }
 
-/// How many canvases [`Tools`] keeps the `canvas_read` output of.
-const KEPT_READS: usize = 8;
-
-/// The tool catalogue and what the tools keep between calls. One per server, shared by its
-/// sessions.
-#[derive(Debug)]
-pub struct Tools {
-    specs: Vec<ToolSpec>,
-    /// The latest `canvas_read` outputs by vault path and rev, most recent last. Agents read
-    /// the same canvas again and again between small edits; serving an unchanged file from here
-    /// skips parsing and encoding it (a 1,000-node canvas costs milliseconds each time). The
-    /// rev is the hash of the bytes just read, so an entry is never stale.
-    reads: Mutex<Vec<(String, Rev, Arc<ToolOutput>)>>,
-}
-
-impl Default for Tools {
-    fn default() -> Tools {
-        Tools::new()
-    }
-}
-
-/// Runs tool `name` with `arguments` as `actor` and returns the result's compact JSON text.
-/// A server keeps one [`Tools`] instead, so that reads are cached.
-pub fn call(
-    vault: &Vault,
-    actor: &Actor,
-    name: &str,
-    arguments: Option<serde_json::Map<String, Json>>,
-) -> Result<String, ToolError> {
-    Tools::new()
-        .call(vault, actor, name, arguments)
-        .map(|o| o.text)
-}
-
-impl Tools {
-    /// The canvas and ledger tools, with nothing kept yet.
-    pub fn new() -> Tools {
-        Tools {
-            specs: catalogue(),
-            reads: Mutex::new(Vec::new()),
-        }
-    }
-
-    /// The catalogue.
-    pub fn specs(&self) -> &[ToolSpec] {
-        &self.specs
-    }
-
-    fn kept_read(&self, path: &str, rev: Rev) -> Option<Arc<ToolOutput>> {
-        let mut reads = self.reads.lock().unwrap_or_else(|p| p.into_inner());
-        let i = reads.iter().position(|(p, r, _)| p == path && *r == rev)?;
-        let entry = reads.remove(i);
-        let out = entry.2.clone();
-        reads.push(entry);
-        Some(out)
-    }
-
-    fn keep_read(&self, path: String, rev: Rev, out: Arc<ToolOutput>) {
-        let mut reads = self.reads.lock().unwrap_or_else(|p| p.into_inner());
-        reads.retain(|(p, _, _)| *p != path);
-        if reads.len() >= KEPT_READS {
-            reads.remove(0);
-        }
-        reads.push((path, rev, out));
-    }
-
-    fn read(&self, vault: &Vault, path: &str) -> Result<ToolOutput, ToolError> {
-        let mut kept = None;
-        let read = ops::read_unless(vault, path, |p, rev| {
-            kept = self.kept_read(p, rev);
-            kept.is_some()
-        })?;
-        match (read, kept) {
-            (None, Some(out)) => Ok(Arc::unwrap_or_clone(out)),
-            (Some(r), _) => {
-                let out = ToolOutput::of(&r)?;
-                if let Ok(rev) = r.rev.parse::<Rev>() {
-                    self.keep_read(r.path, rev, Arc::new(out.clone()));
-                }
-                Ok(out)
-            }
-            (None, None) => Err(ToolError::failure(
-                "canvas_read skipped a canvas it had not kept",
-            )),
-        }
-    }
-
-    /// Runs tool `name` with `arguments` as `actor`.
-    pub fn call(
-        &self,
-        vault: &Vault,
-        actor: &Actor,
-        name: &str,
-        arguments: Option<serde_json::Map<String, Json>>,
-    ) -> Result<ToolOutput, ToolError> {
-        let Some(spec) = self.specs.iter().find(|s| s.name == name) else {
-            let names: Vec<&str> = self
-                .specs
-                .iter()
-                .chain(crate::thread::catalogue().iter())
-                .map(|s| s.name)
-                .collect();
-            return Err(ToolError::not_found(
-                format!("there is no tool named '{name}'"),
-                format!("use one of: {}", names.join(", ")),
-            ));
-        };
-        let a = check_arguments(spec, arguments)?;
-        run(self, vault, actor, spec, &a)
-    }
-}
-
-fn run(
-    tools: &Tools,
-    vault: &Vault,
-    actor: &Actor,
-    spec: &ToolSpec,
-    a: &Args<'_>,
-) -> Result<ToolOutput, ToolError> {
-    fn to_text<T: serde::Serialize>(value: &T) -> Result<ToolOutput, ToolError> {
-        ToolOutput::of(value)
-    }
-    match spec.name {
-        "canvas_list" => {
-            let folder = a.opt_str("folder")?;
-            let recursive = a.opt_bool("recursive")?.unwrap_or(true);
-            to_text(&ops::list(vault, folder.as_deref(), recursive)?)
-        }
-        "canvas_read" => tools.read(vault, &a.str("path")?),
-        "canvas_write" => {
-            let data = Value::Object(a.object("data")?);
-            to_text(&ops::write(vault, actor, &a.str("path")?, data)?)
-        }
-        "canvas_update" => {
-            let data = Value::Object(a.object("data")?);
-            let rev = a.opt_rev()?;
-            to_text(&ops::update(vault, actor, &a.str("path")?, data, rev)?)
-        }
-        "canvas_add_node" => {
-            let mut node = Map::new();
-            put(&mut node, "id", a.opt_str("id")?.map(Value::from));
-            node.insert("type", Value::from(a.str("type")?));
-            for key in ["text", "file", "subpath", "url", "label"] {
-                put(&mut node, key, a.opt_str(key)?.map(Value::from));
-            }
-            for key in ["x", "y", "width", "height"] {
-                put(&mut node, key, a.opt_num(key)?);
-            }
-            put(&mut node, "color", a.opt_str("color")?.map(Value::from));
-            let rev = a.opt_rev()?;
-            to_text(&ops::add_node(vault, actor, &a.str("path")?, node, rev)?)
-        }
-        "canvas_update_node" => {
-            let (path, id, patch, rev) = (
-                a.str("path")?,
-                a.str("id")?,
-                a.object("data")?,
-                a.opt_rev()?,
-            );
-            to_text(&ops::update_node(vault, actor, &path, &id, patch, rev)?)
-        }
-        "canvas_remove_node" => {
-            let (path, id, rev) = (a.str("path")?, a.str("id")?, a.opt_rev()?);
-            to_text(&ops::remove_node(vault, actor, &path, &id, rev)?)
-        }
-        "canvas_add_edge" => {
-            let mut edge = Map::new();
-            put(&mut edge, "id", a.opt_str("id")?.map(Value::from));
-            edge.insert("fromNode", Value::from(a.str("from")?));
-            put(
-                &mut edge,
-                "fromSide",
-                a.opt_str("from_side")?.map(Value::from),
-            );
-            put(
-                &mut edge,
-                "fromEnd",
-                a.opt_str("from_end")?.map(Value::from),
-            );
-            edge.insert("toNode", Value::from(a.str("to")?));
-            put(&mut edge, "toSide", a.opt_str("to_side")?.map(Value::from));
-            put(&mut edge, "toEnd", a.opt_str("to_end")?.map(Value::from));
-            put(&mut edge, "color", a.opt_str("color")?.map(Value::from));
-            put(&mut edge, "label", a.opt_str("label")?.map(Value::from));
-            let rev = a.opt_rev()?;
-            to_text(&ops::add_edge(vault, actor, &a.str("path")?, edge, rev)?)
-        }
-        "canvas_update_edge" => {
-            let (path, id, patch, rev) = (
-                a.str("path")?,
-                a.str("id")?,
-                a.object("data")?,
-                a.opt_rev()?,
-            );
-            to_text(&ops::update_edge(vault, actor, &path, &id, patch, rev)?)
-        }
-        "canvas_remove_edge" => {
-            let (path, id, rev) = (a.str("path")?, a.str("id")?, a.opt_rev()?);
-            to_text(&ops::remove_edge(vault, actor, &path, &id, rev)?)
-        }
-        "canvas_find" => {
-            let (kind, color, group, text) = (
-                a.opt_str("type")?,
-                a.opt_str("color")?,
-                a.opt_str("group")?,
-                a.opt_str("text")?,
-            );
-            let query = NodeQuery {
-                kind: kind.as_deref(),
-                color: color.as_deref(),
-                group: group.as_deref(),
-                text: text.as_deref(),
-            };
-            to_text(&ops::find(vault, &a.str("path")?, &query)?)
-        }
-        "canvas_validate" => to_text(&ops::validate(vault, &a.str("path")?)?),
-        "ledger_list" => {
-            let limit = a.opt_count("limit")?.unwrap_or(20);
-            to_text(&history::ledger_list(vault, limit)?)
-        }
-        "ledger_undo" => {
-            let (id, run) = (a.opt_str("id")?, a.opt_str("run")?);
-            to_text(&history::undo(vault, id, run, &actor.name)?)
-        }
-        other => Err(ToolError::failure(format!(
-            "the tool '{other}' is listed but not wired to an operation"
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use serde_json::json;
 
     fn args(v: Json) -> Option<serde_json::Map<String, Json>> {
         v.as_object().cloned()
     }
 
+    fn registry() -> Registry {
+        let mut r = Registry::new();
+        easel_ops::register(&mut r);
+        r
+    }
+
     #[test]
-    fn every_tool_has_an_object_schema_and_an_example() {
-        for spec in catalogue() {
-            assert_eq!(spec.schema["type"], "object", "{}", spec.name);
-            assert!(spec.description.contains("Example"), "{}", spec.name);
+    fn every_tool_has_an_object_schema_a_title_and_an_example() {
+        for info in registry().infos() {
+            let tool = tool_of(info);
+            assert_eq!(
+                tool.input_schema.get("type"),
+                Some(&json!("object")),
+                "{}",
+                info.name
+            );
+            assert!(tool.title.is_some(), "{}", info.name);
+            assert!(info.description.contains("Example"), "{}", info.name);
         }
+    }
+
+    #[test]
+    fn annotations_follow_the_effect() {
+        let r = registry();
+        let ann = |name: &str| tool_of(r.get(name).unwrap().info()).annotations.unwrap();
+        for name in [
+            "canvas_update_node",
+            "canvas_update_edge",
+            "ledger_undo",
+            "canvas_update",
+        ] {
+            assert_eq!(ann(name).destructive_hint, Some(true), "{name}");
+            assert_eq!(ann(name).read_only_hint, Some(false), "{name}");
+        }
+        assert_eq!(ann("canvas_read").read_only_hint, Some(true));
+        assert_eq!(ann("canvas_add_node").destructive_hint, Some(false));
+        assert_eq!(ann("canvas_update_node").idempotent_hint, Some(true));
+        assert_eq!(ann("canvas_add_node").idempotent_hint, Some(false));
     }
 
     #[test]
@@ -668,6 +283,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let vault = Vault::open(dir.path()).unwrap();
         let e = call(
+            &registry(),
             &vault,
             &Actor::new("mcp:test"),
             "canvas_read",
@@ -676,14 +292,20 @@ mod tests {
         .unwrap_err();
         assert!(e.message.contains("unknown argument 'colour'"), "{e:?}");
         assert!(e.hint.contains("path"), "{e:?}");
+        assert!(
+            !e.hint.contains('`'),
+            "hints name tools without backticks: {e:?}"
+        );
     }
 
     #[test]
-    fn stringified_objects_and_numeric_strings_are_accepted() {
+    fn stringified_objects_numeric_strings_and_seed_arguments_are_accepted() {
         let dir = tempfile::tempdir().unwrap();
         let vault = Vault::open(dir.path()).unwrap();
         let actor = Actor::new("mcp:test");
+        let r = registry();
         call(
+            &r,
             &vault,
             &actor,
             "canvas_write",
@@ -691,6 +313,7 @@ mod tests {
         )
         .unwrap();
         let out = call(
+            &r,
             &vault,
             &actor,
             "canvas_add_node",
@@ -698,8 +321,22 @@ mod tests {
         )
         .unwrap();
         let v: Json = serde_json::from_str(&out).unwrap();
-        assert_eq!(v["node"]["x"], 10.0);
+        assert_eq!(v["node"]["x"], 10);
         assert_eq!(v["node"]["y"], 20);
+        // Seed 000's own arguments: nodes and edges at the top level.
+        let out = call(
+            &r,
+            &vault,
+            &actor,
+            "canvas_write",
+            args(json!({"path": "b", "nodes": [{"id": "n1", "type": "text", "text": "x"}, {"id": "n2", "type": "text", "text": "y"}], "edges": [{"fromNode": "n1", "toNode": "n2"}]})),
+        )
+        .unwrap();
+        let v: Json = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            (v["nodeCount"].as_u64(), v["edgeCount"].as_u64()),
+            (Some(2), Some(1))
+        );
     }
 
     #[test]
@@ -707,24 +344,22 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let vault = Vault::open(dir.path()).unwrap();
         let actor = Actor::new("mcp:test");
-        let tools = Tools::new();
-        let read = |tools: &Tools| {
-            let out = tools
-                .call(&vault, &actor, "canvas_read", args(json!({"path": "a"})))
-                .unwrap();
-            serde_json::from_str::<Json>(&out.text).unwrap()
+        let r = registry();
+        let read = |r: &Registry| {
+            let out = call(r, &vault, &actor, "canvas_read", args(json!({"path": "a"}))).unwrap();
+            serde_json::from_str::<Json>(&out).unwrap()
         };
-        tools
-            .call(
-                &vault,
-                &actor,
-                "canvas_write",
-                args(json!({"path": "a", "data": {"nodes": [{"id": "n", "type": "text", "text": "one"}]}})),
-            )
-            .unwrap();
-        let first = read(&tools);
+        call(
+            &r,
+            &vault,
+            &actor,
+            "canvas_write",
+            args(json!({"path": "a", "data": {"nodes": [{"id": "n", "type": "text", "text": "one"}]}})),
+        )
+        .unwrap();
+        let first = read(&r);
         assert_eq!(first["nodes"][0]["text"], "one");
-        assert_eq!(read(&tools), first);
+        assert_eq!(read(&r), first);
         // Changed behind the server's back, to a file of the same length in the same instant:
         // a cache keyed on size and time would serve the old text.
         let file = dir.path().join("a.canvas");
@@ -732,24 +367,27 @@ mod tests {
         let after = before.replace("\"one\"", "\"two\"");
         assert_eq!(before.len(), after.len());
         std::fs::write(&file, after).unwrap();
-        let second = read(&tools);
+        let second = read(&r);
         assert_eq!(second["nodes"][0]["text"], "two");
         assert_ne!(second["rev"], first["rev"]);
-        // Changed through a tool.
-        tools
-            .call(
-                &vault,
-                &actor,
-                "canvas_update_node",
-                args(json!({"path": "a", "id": "n", "data": {"text": "three"}})),
-            )
-            .unwrap();
-        assert_eq!(read(&tools)["nodes"][0]["text"], "three");
-        // A canvas that disappeared is not found, whatever was kept.
+        call(
+            &r,
+            &vault,
+            &actor,
+            "canvas_update_node",
+            args(json!({"path": "a", "id": "n", "data": {"text": "three"}})),
+        )
+        .unwrap();
+        assert_eq!(read(&r)["nodes"][0]["text"], "three");
         std::fs::remove_file(&file).unwrap();
-        let e = tools
-            .call(&vault, &actor, "canvas_read", args(json!({"path": "a"})))
-            .unwrap_err();
+        let e = call(
+            &r,
+            &vault,
+            &actor,
+            "canvas_read",
+            args(json!({"path": "a"})),
+        )
+        .unwrap_err();
         assert_eq!(e.kind_name(), "not_found");
     }
 }

@@ -4,34 +4,7 @@ use std::path::PathBuf;
 
 use crate::rev::Rev;
 
-/// Exit-code class shared by every front end (CLI, MCP, HTTP), so one failure has one meaning
-/// wherever it surfaces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    /// Something went wrong that the caller cannot fix by changing the request (exit code 1).
-    Failure,
-    /// The command was used wrongly (exit code 2).
-    Usage,
-    /// A file, vault, ledger entry or run does not exist (exit code 3).
-    NotFound,
-    /// The file changed since it was read, already exists, or is busy (exit code 4).
-    Conflict,
-    /// The input itself is unacceptable, e.g. a path outside the vault (exit code 5).
-    Invalid,
-}
-
-impl ErrorKind {
-    /// The process exit code DESIGN section 5 assigns to this class.
-    pub fn exit_code(self) -> i32 {
-        match self {
-            ErrorKind::Failure => 1,
-            ErrorKind::Usage => 2,
-            ErrorKind::NotFound => 3,
-            ErrorKind::Conflict => 4,
-            ErrorKind::Invalid => 5,
-        }
-    }
-}
+pub use easel_core::ErrorKind;
 
 /// Everything that can go wrong in `easel-vault`.
 ///

@@ -75,6 +75,7 @@ pub mod history;
 mod ledger;
 mod list;
 mod lock;
+pub mod markdown;
 mod note;
 mod path;
 mod rev;

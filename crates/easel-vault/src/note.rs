@@ -184,72 +184,22 @@ impl Note {
         Ok(removed)
     }
 
-    /// The section under a heading, for `#Heading` subpaths: from the heading line up to the
-    /// next heading of the same or a higher level (or the end). A leading `#` is ignored and
-    /// `A#B` means heading `B` inside section `A`, as in Obsidian links. Heading text must match
-    /// exactly after trimming; headings inside fenced code blocks do not count.
+    /// The section under a heading, for `#Heading` subpaths: from the heading up to the next
+    /// heading of the same or a higher level (or the end). A leading `#` is ignored and `A#B`
+    /// means heading `B` inside section `A`, as in Obsidian links. Heading text must match
+    /// exactly after trimming. Headings are found by a CommonMark parser
+    /// ([`crate::markdown::headings`]): setext headings and closing hashes count, `#` lines in
+    /// code blocks do not.
     pub fn section(&self, heading: &str) -> Option<&str> {
-        let headings = headings(&self.body);
-        let (mut from, mut to) = (0, self.body.len());
-        let mut level_floor = 0;
-        let mut found = false;
-        for part in heading
-            .trim_start_matches('#')
-            .split('#')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let (index, h) = headings.iter().enumerate().find(|(_, h)| {
-                h.start >= from && h.start < to && h.level > level_floor && h.text == part
-            })?;
-            let end = headings[index + 1..]
-                .iter()
-                .find(|n| n.level <= h.level)
-                .map_or(self.body.len(), |n| n.start);
-            from = h.start;
-            to = end.min(to);
-            level_floor = h.level;
-            found = true;
-        }
-        found.then(|| &self.body[from..to])
+        let (from, to) = crate::markdown::section_range(&self.body, heading)?;
+        Some(&self.body[from..to])
     }
 
-    /// The block marked `^id`, for `#^id` subpaths: the paragraph or list item whose last line
-    /// ends with ` ^id`, without the marker. A marker alone on its line names the block just
-    /// above it (how Obsidian marks tables and quotes). A leading `^` in `id` is ignored.
+    /// The block marked `^id`, for `#^id` subpaths, without the marker; see
+    /// [`crate::markdown::block_range`]. A leading `^` in `id` is ignored.
     pub fn block(&self, id: &str) -> Option<&str> {
-        let id = id.trim_start_matches('^');
-        if id.is_empty() {
-            return None;
-        }
-        let marker = format!("^{id}");
-        let lines = lines(&self.body);
-        let mut fence = Fence::default();
-        for (i, line) in lines.iter().enumerate() {
-            let text = &self.body[line.start..line.end];
-            if fence.inside_after(text) {
-                continue;
-            }
-            let trimmed = text.trim_end();
-            let Some(before) = trimmed.strip_suffix(&marker) else {
-                continue;
-            };
-            if before.trim().is_empty() {
-                // Marker on its own line: the block above it, skipping blank lines.
-                let last = (0..i)
-                    .rev()
-                    .find(|&k| !is_blank(&self.body[lines[k].start..lines[k].end]))?;
-                let first = block_start(&self.body, &lines, last);
-                return Some(self.body[lines[first].start..lines[last].end].trim_end());
-            }
-            if !before.ends_with(char::is_whitespace) {
-                continue;
-            }
-            let first = block_start(&self.body, &lines, i);
-            let end = line.start + before.trim_end().len();
-            return Some(&self.body[lines[first].start..end]);
-        }
-        None
+        let (from, to) = crate::markdown::block_range(&self.body, id)?;
+        Some(&self.body[from..to])
     }
 }
 
@@ -308,129 +258,6 @@ fn parse_fields(yaml: &str) -> Result<Map<String, Value>, FrontmatterError> {
         Ok(_) => Err(FrontmatterError::NotAMapping),
         Err(e) => Err(FrontmatterError::Yaml(e.to_string())),
     }
-}
-
-#[derive(Debug)]
-struct Line {
-    start: usize,
-    /// End of the text, before `\r\n` or `\n`.
-    end: usize,
-}
-
-fn lines(text: &str) -> Vec<Line> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < text.len() {
-        let newline = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let end = if newline > start && text.as_bytes()[newline - 1] == b'\r' {
-            newline - 1
-        } else {
-            newline
-        };
-        out.push(Line { start, end });
-        start = newline + 1;
-    }
-    out
-}
-
-fn is_blank(line: &str) -> bool {
-    line.trim().is_empty()
-}
-
-/// Tracks fenced code blocks (``` or ~~~), whose lines are not Markdown structure.
-#[derive(Default)]
-struct Fence {
-    open: Option<(char, usize)>,
-}
-
-impl Fence {
-    /// Feed one line; true when it belongs to a fence (its delimiters included).
-    fn inside_after(&mut self, line: &str) -> bool {
-        let trimmed = line.trim_start();
-        let fence_char = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
-        let run = fence_char.map_or(0, |c| trimmed.chars().take_while(|&x| x == c).count());
-        match (self.open, fence_char) {
-            (Some((c, n)), Some(d)) if c == d && run >= n && trimmed[run..].trim().is_empty() => {
-                self.open = None;
-                true
-            }
-            (Some(_), _) => true,
-            (None, Some(c)) if run >= 3 => {
-                self.open = Some((c, run));
-                true
-            }
-            (None, _) => false,
-        }
-    }
-}
-
-struct Heading<'a> {
-    level: usize,
-    text: &'a str,
-    start: usize,
-}
-
-fn heading_of(line: &str) -> Option<(usize, &str)> {
-    let indent = line.len() - line.trim_start_matches(' ').len();
-    if indent > 3 {
-        return None;
-    }
-    let rest = &line[indent..];
-    let level = rest.chars().take_while(|&c| c == '#').count();
-    if !(1..=6).contains(&level) {
-        return None;
-    }
-    let after = &rest[level..];
-    if !after.is_empty() && !after.starts_with([' ', '\t']) {
-        return None;
-    }
-    Some((level, after.trim()))
-}
-
-fn headings(body: &str) -> Vec<Heading<'_>> {
-    let mut fence = Fence::default();
-    let mut out = Vec::new();
-    for line in lines(body) {
-        let text = &body[line.start..line.end];
-        if fence.inside_after(text) {
-            continue;
-        }
-        if let Some((level, title)) = heading_of(text) {
-            out.push(Heading {
-                level,
-                text: title,
-                start: line.start,
-            });
-        }
-    }
-    out
-}
-
-fn is_list_item(line: &str) -> bool {
-    let t = line.trim_start();
-    if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") {
-        return true;
-    }
-    let digits = t.chars().take_while(char::is_ascii_digit).count();
-    digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "))
-}
-
-/// The first line of the paragraph or list item that ends at line `last`.
-fn block_start(body: &str, lines: &[Line], last: usize) -> usize {
-    let text = |k: usize| &body[lines[k].start..lines[k].end];
-    let mut first = last;
-    while first > 0 {
-        let current = text(first);
-        if is_list_item(current) || heading_of(current).is_some() {
-            break;
-        }
-        let previous = text(first - 1);
-        if is_blank(previous) || heading_of(previous).is_some() {
-            break;
-        }
-        first -= 1;
-    }
-    first
 }
 
 #[cfg(test)]

@@ -1,13 +1,16 @@
-//! `easel canvas …`: thin adapters over `easel_vault::canvas`.
+//! `easel canvas …`: each verb builds the typed input of one operation of `easel_ops::canvas`,
+//! runs it, and prints its output (as JSON with `--json`, the JSON MCP returns).
 
-use super::parse_rev;
 use crate::cli::{AddEdgeArgs, AddNodeArgs, CanvasCmd};
 use crate::failure::UsageError;
 use crate::input;
 use crate::output::{Output, preview};
 use easel_canvas::json::{Map, Value};
+use easel_ops::canvas::{self as ops, CanvasArrays};
+use easel_ops::{Actor, Ctx, Op};
 use easel_vault::Vault;
-use easel_vault::canvas::{self as ops, Actor, ItemResult};
+use easel_vault::canvas::ItemResult;
+use serde_json::Number;
 
 /// "1 node", "2 nodes".
 fn count(n: usize, what: &str) -> String {
@@ -15,13 +18,17 @@ fn count(n: usize, what: &str) -> String {
 }
 
 pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
-    let actor = Actor::new("cli");
+    let ctx = Ctx::new(vault.clone(), Actor::cli());
     match cmd {
         CanvasCmd::List {
             folder,
             no_recursive,
         } => {
-            let r = ops::list(vault, folder.as_deref(), !no_recursive)?;
+            let input = ops::ListInput {
+                folder,
+                recursive: Some(!no_recursive),
+            };
+            let r = ops::CanvasList.run(&ctx, input)?;
             out.emit(&r, |r| {
                 for c in &r.canvases {
                     match (&c.error, c.node_count, c.edge_count) {
@@ -39,7 +46,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             })
         }
         CanvasCmd::Read { path } => {
-            let r = ops::read(vault, &path)?;
+            let r = ops::CanvasRead::default().run(&ctx, ops::PathInput { path })?;
             out.emit(&r, |r| {
                 outln!(
                     "{}  rev {}  ({} nodes, {} edges)",
@@ -57,7 +64,13 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             })
         }
         CanvasCmd::Write { path, data } => {
-            let r = ops::write(vault, &actor, &path, input::read_data(&data.data)?)?;
+            let input = ops::WriteInput {
+                path,
+                data: Some(CanvasArrays::from_value(input::read_data(&data.data)?)?),
+                nodes: None,
+                edges: None,
+            };
+            let r = ops::CanvasWrite.run(&ctx, input)?;
             out.emit(&r, |r| {
                 outln!(
                     "created {} ({}, {}), rev {}",
@@ -69,8 +82,14 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             })
         }
         CanvasCmd::Update { path, data, rev } => {
-            let rev = parse_rev(rev.rev.as_deref())?;
-            let r = ops::update(vault, &actor, &path, input::read_data(&data.data)?, rev)?;
+            let input = ops::UpdateInput {
+                path,
+                data: Some(CanvasArrays::from_value(input::read_data(&data.data)?)?),
+                nodes: None,
+                edges: None,
+                rev: rev.rev,
+            };
+            let r = ops::CanvasUpdate.run(&ctx, input)?;
             out.emit(&r, |r| {
                 outln!(
                     "updated {} ({}, {}), rev {}",
@@ -82,8 +101,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             })
         }
         CanvasCmd::AddNode(args) => {
-            let rev = parse_rev(args.rev.rev.as_deref())?;
-            let r = ops::add_node(vault, &actor, &args.path.clone(), node_from_args(args), rev)?;
+            let r = ops::CanvasAddNode.run(&ctx, node_input(args))?;
             emit_item(out, &r, "added")
         }
         CanvasCmd::UpdateNode {
@@ -92,18 +110,27 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             data,
             rev,
         } => {
-            let rev = parse_rev(rev.rev.as_deref())?;
-            let r = ops::update_node(vault, &actor, &path, &id, input::read_patch(&data)?, rev)?;
+            let data = Value::Object(input::read_patch(&data)?);
+            let input = ops::PatchInput {
+                path,
+                id,
+                data,
+                rev: rev.rev,
+            };
+            let r = ops::CanvasUpdateNode.run(&ctx, input)?;
             emit_item(out, &r, "updated")
         }
         CanvasCmd::RemoveNode { path, id, rev } => {
-            let rev = parse_rev(rev.rev.as_deref())?;
-            let r = ops::remove_node(vault, &actor, &path, &id, rev)?;
+            let input = ops::ItemInput {
+                path,
+                id,
+                rev: rev.rev,
+            };
+            let r = ops::CanvasRemoveNode.run(&ctx, input)?;
             emit_item(out, &r, "removed")
         }
         CanvasCmd::AddEdge(args) => {
-            let rev = parse_rev(args.rev.rev.as_deref())?;
-            let r = ops::add_edge(vault, &actor, &args.path.clone(), edge_from_args(args), rev)?;
+            let r = ops::CanvasAddEdge.run(&ctx, edge_input(args))?;
             emit_item(out, &r, "added")
         }
         CanvasCmd::UpdateEdge {
@@ -112,13 +139,23 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             data,
             rev,
         } => {
-            let rev = parse_rev(rev.rev.as_deref())?;
-            let r = ops::update_edge(vault, &actor, &path, &id, input::read_patch(&data)?, rev)?;
+            let data = Value::Object(input::read_patch(&data)?);
+            let input = ops::PatchInput {
+                path,
+                id,
+                data,
+                rev: rev.rev,
+            };
+            let r = ops::CanvasUpdateEdge.run(&ctx, input)?;
             emit_item(out, &r, "updated")
         }
         CanvasCmd::RemoveEdge { path, id, rev } => {
-            let rev = parse_rev(rev.rev.as_deref())?;
-            let r = ops::remove_edge(vault, &actor, &path, &id, rev)?;
+            let input = ops::ItemInput {
+                path,
+                id,
+                rev: rev.rev,
+            };
+            let r = ops::CanvasRemoveEdge.run(&ctx, input)?;
             emit_item(out, &r, "removed")
         }
         CanvasCmd::Find {
@@ -128,13 +165,14 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             group,
             text,
         } => {
-            let query = easel_canvas::NodeQuery {
-                kind: kind.map(|k| k.as_str()),
-                color: color.as_deref(),
-                group: group.as_deref(),
-                text: text.as_deref(),
+            let input = ops::FindInput {
+                path,
+                kind: kind.map(|k| k.node_type()),
+                color,
+                group,
+                text,
             };
-            let r = ops::find(vault, &path, &query)?;
+            let r = ops::CanvasFind.run(&ctx, input)?;
             out.emit(&r, |r| {
                 for n in &r.nodes {
                     outln!("{}", describe_node(n));
@@ -143,7 +181,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             })
         }
         CanvasCmd::Validate { path } => {
-            let r = ops::validate(vault, &path)?;
+            let r = ops::CanvasValidate.run(&ctx, ops::PathInput { path })?;
             out.emit(&r, |r| {
                 for f in &r.errors {
                     outln!("error: {}", f.message);
@@ -164,12 +202,12 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             }
             Err(crate::failure::UsageError::invalid(
                 format!("{} breaks JSON Canvas 1.0 in {} place{}", r.path, r.errors.len(), if r.errors.len() == 1 { "" } else { "s" }),
-                "fix the errors listed above ('easel canvas update-node' changes one node); warnings can stay",
+                "fix the errors listed above (`canvas_update_node` changes one node); warnings can stay",
             )
             .into())
         }
         CanvasCmd::Fmt { path } => {
-            let r = ops::fmt(vault, &actor, &path)?;
+            let r = ops::CanvasFmt.run(&ctx, ops::PathInput { path })?;
             out.emit(&r, |r| {
                 if r.changed {
                     outln!("formatted {} in Obsidian's layout", r.path);
@@ -211,49 +249,43 @@ fn emit_item(out: &Output, r: &ItemResult, verb: &str) -> anyhow::Result<()> {
     })
 }
 
-fn set(m: &mut Map, key: &str, v: Option<Value>) {
-    if let Some(v) = v {
-        m.insert(key, v);
+fn number(v: Option<f64>) -> Option<Number> {
+    v.and_then(Number::from_f64)
+}
+
+fn node_input(a: AddNodeArgs) -> ops::AddNodeInput {
+    ops::AddNodeInput {
+        path: a.path,
+        kind: a.kind.node_type(),
+        text: a.text,
+        file: a.file,
+        subpath: a.subpath,
+        url: a.url,
+        label: a.label,
+        x: number(a.x),
+        y: number(a.y),
+        width: number(a.width),
+        height: number(a.height),
+        color: a.color,
+        id: a.id,
+        rev: a.rev.rev,
     }
 }
 
-fn node_from_args(a: AddNodeArgs) -> Map {
-    let mut m = Map::new();
-    set(&mut m, "id", a.id.map(Value::from));
-    m.insert("type", Value::from(a.kind.as_str()));
-    set(&mut m, "text", a.text.map(Value::from));
-    set(&mut m, "file", a.file.map(Value::from));
-    set(&mut m, "subpath", a.subpath.map(Value::from));
-    set(&mut m, "url", a.url.map(Value::from));
-    set(&mut m, "label", a.label.map(Value::from));
-    set(&mut m, "x", a.x.map(Value::from));
-    set(&mut m, "y", a.y.map(Value::from));
-    set(&mut m, "width", a.width.map(Value::from));
-    set(&mut m, "height", a.height.map(Value::from));
-    set(&mut m, "color", a.color.map(Value::from));
-    m
-}
-
-fn edge_from_args(a: AddEdgeArgs) -> Map {
-    let mut m = Map::new();
-    set(&mut m, "id", a.id.map(Value::from));
-    m.insert("fromNode", Value::from(a.from));
-    set(
-        &mut m,
-        "fromSide",
-        a.from_side.map(|s| Value::from(s.as_str())),
-    );
-    set(
-        &mut m,
-        "fromEnd",
-        a.from_end.map(|s| Value::from(s.as_str())),
-    );
-    m.insert("toNode", Value::from(a.to));
-    set(&mut m, "toSide", a.to_side.map(|s| Value::from(s.as_str())));
-    set(&mut m, "toEnd", a.to_end.map(|s| Value::from(s.as_str())));
-    set(&mut m, "color", a.color.map(Value::from));
-    set(&mut m, "label", a.label.map(Value::from));
-    m
+fn edge_input(a: AddEdgeArgs) -> ops::AddEdgeInput {
+    ops::AddEdgeInput {
+        path: a.path,
+        from: a.from,
+        to: a.to,
+        from_side: a.from_side.map(|s| s.side()),
+        to_side: a.to_side.map(|s| s.side()),
+        from_end: a.from_end.map(|e| e.end()),
+        to_end: a.to_end.map(|e| e.end()),
+        label: a.label,
+        color: a.color,
+        id: a.id,
+        rev: a.rev.rev,
+    }
 }
 
 fn field<'a>(m: &'a Map, key: &str) -> &'a str {

@@ -5,12 +5,13 @@ use easel_mcp::HttpOptions;
 use easel_vault::Vault;
 
 pub fn run(vault: Vault, args: McpArgs) -> anyhow::Result<()> {
+    let registry = std::sync::Arc::new(crate::registry::build());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     match args.http {
         // Standard output is the protocol channel: nothing else may be printed there.
-        None => runtime.block_on(easel_mcp::serve_stdio(vault))?,
+        None => runtime.block_on(easel_mcp::serve_stdio(vault, registry))?,
         Some(addr) => {
             let opts = HttpOptions {
                 addr,
@@ -18,7 +19,7 @@ pub fn run(vault: Vault, args: McpArgs) -> anyhow::Result<()> {
                 token: args.token,
                 allowed_hosts: args.allowed_hosts,
             };
-            runtime.block_on(easel_mcp::serve_http(vault, opts, |bound| {
+            runtime.block_on(easel_mcp::serve_http(vault, registry, opts, |bound| {
                 // Scripts and tests read the port from this line when they asked for port 0.
                 eprintln!("easel mcp: listening on http://{bound}/mcp");
             }))?

@@ -17,7 +17,10 @@ pytestmark = pytest.mark.anyio
 TOOLS = {
     "canvas_list", "canvas_read", "canvas_write", "canvas_update", "canvas_add_node",
     "canvas_update_node", "canvas_remove_node", "canvas_add_edge", "canvas_update_edge",
-    "canvas_remove_edge", "canvas_find", "canvas_validate", "ledger_list", "ledger_undo",
+    "canvas_remove_edge", "canvas_find", "canvas_validate", "canvas_fmt",
+    "ledger_list", "ledger_undo",
+    "vault_list", "vault_search", "vault_query",
+    "note_read", "note_write", "note_append", "note_edit",
     "canvas",
     "thread_context", "thread_send",
 }
@@ -58,6 +61,61 @@ async def test_lists_every_tool_with_a_tutorial_description(connect):
             assert t.input_schema["type"] == "object"
             if t.name in WRITE_TOOLS:
                 assert "rev" in t.input_schema["properties"], t.name
+
+
+async def test_tools_carry_titles_and_annotations_from_their_effect(connect):
+    async with connect() as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        for name in ("canvas_update_node", "canvas_update_edge", "ledger_undo", "note_write"):
+            a = tools[name].annotations
+            assert a.destructiveHint is True and a.readOnlyHint is False, name
+        for name in ("canvas_read", "canvas_list", "note_read", "vault_search"):
+            a = tools[name].annotations
+            assert a.readOnlyHint is True and a.idempotentHint is True, name
+        add = tools["canvas_add_node"].annotations
+        assert add.destructiveHint is False and add.idempotentHint is False
+        assert tools["thread_send"].annotations.openWorldHint is True
+        assert tools["canvas_read"].annotations.openWorldHint is False
+        assert all(t.title for t in tools.values())
+
+
+async def test_canvas_write_takes_the_seeds_own_arguments(connect, vault):
+    async with connect() as s:
+        # Seed 000's shape: nodes and edges at the top level, not inside 'data'.
+        w = await ok(s, "canvas_write", {
+            "path": "Seed",
+            "nodes": [{"id": "a", "type": "text", "text": "A"},
+                      {"id": "b", "type": "text", "text": "B", "x": 400, "y": 0}],
+            "edges": [{"fromNode": "a", "toNode": "b"}]})
+        assert w["nodeCount"] == 2 and w["edgeCount"] == 1
+        u = await ok(s, "canvas_update", {
+            "path": "Seed", "rev": w["rev"],
+            "nodes": [{"id": "a", "type": "text", "text": "A2"}], "edges": []})
+        assert u["nodeCount"] == 1 and u["edgeCount"] == 0
+        text, e = await err(s, "canvas_write", {"path": "X", "data": {"nodes": []}, "nodes": []})
+        assert e["kind"] == "invalid" and "either" in text
+
+
+async def test_notes_and_the_vault_through_the_note_tools(connect, vault):
+    (vault / "Plan.md").write_text("---\ntags: [garden]\n---\n# Plan\n\nTomatoes in May.\n\nSetext\n======\n\nbody\n")
+    async with connect() as s:
+        r = await ok(s, "note_read", {"path": "Plan"})
+        assert r["frontmatter"] == {"tags": ["garden"]} and len(r["rev"]) == 16
+        assert r["headings"] == ["# Plan", "# Setext"]
+        sec = await ok(s, "note_read", {"path": "Plan.md", "section": "#Setext"})
+        assert sec["body"] == "Setext\n======\n\nbody\n"
+        e = await ok(s, "note_edit", {"path": "Plan", "old_text": "in May", "new_text": "in June", "rev": r["rev"]})
+        assert e["line"] == 6
+        assert "in June" in (vault / "Plan.md").read_text()
+        found = await ok(s, "vault_search", {"query": "june"})
+        assert [(m["path"], m["line"]) for m in found["matches"]] == [("Plan.md", 6)]
+        q = await ok(s, "vault_query", {"tag": "garden"})
+        assert [n["path"] for n in q["notes"]] == ["Plan.md"] and q["notes"][0]["title"] == "Plan"
+        text, e = await err(s, "note_read", {"path": "../x"})
+        assert e["kind"] == "invalid" and e["hint"]
+        text, e = await err(s, "note_write", {"path": "/etc/passwd", "content": "x"})
+        assert e["kind"] == "invalid"
+        assert not (vault.parent / "x.md").exists()
 
 
 async def test_every_tool_end_to_end(connect, vault):

@@ -1,0 +1,11 @@
+//! The one registry of operations, assembled from every crate that exports some, and handed
+//! to every front end (the shell's `easel op`, MCP, and the hand-shaped commands).
+
+use easel_ops::Registry;
+
+/// Every operation the binary offers.
+pub fn build() -> Registry {
+    let mut registry = Registry::new();
+    easel_ops::register(&mut registry);
+    registry
+}
