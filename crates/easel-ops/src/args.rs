@@ -104,8 +104,30 @@ pub(crate) fn takes(info: &OpInfo) -> String {
     format!("`{}` takes: {}", info.name, list.join(", "))
 }
 
-fn describe_type(schema: &Json) -> String {
+/// The values of an enumeration schema: `enum`, or `oneOf`/`anyOf` of `const` (how schemars
+/// writes an enum whose variants are documented).
+fn choices(schema: &Json) -> Option<Vec<Json>> {
     if let Some(values) = schema.get("enum").and_then(Json::as_array) {
+        return Some(values.clone());
+    }
+    let alternatives = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|k| schema.get(*k).and_then(Json::as_array))?;
+    let mut out = Vec::new();
+    for a in alternatives {
+        if a.get("type") == Some(&Json::from("null")) {
+            continue;
+        }
+        match a.get("const") {
+            Some(c) => out.push(c.clone()),
+            None => out.extend(choices(a)?),
+        }
+    }
+    Some(out)
+}
+
+fn describe_type(schema: &Json) -> String {
+    if let Some(values) = choices(schema).as_ref() {
         let names: Vec<String> = values
             .iter()
             .filter(|v| !v.is_null())
@@ -225,6 +247,15 @@ mod tests {
             v,
             json!({"x": 10, "n": 3, "flag": true, "data": {"a": 1}, "id": "12"})
         );
+    }
+
+    #[test]
+    fn optional_enumerations_list_every_value() {
+        let schema = json!({"anyOf": [
+            {"oneOf": [{"type": "string", "const": "top"}, {"type": "string", "const": "left"}]},
+            {"type": "null"}
+        ]});
+        assert_eq!(describe_type(&schema), "one of top|left");
     }
 
     #[test]

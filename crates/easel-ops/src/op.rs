@@ -142,12 +142,120 @@ pub fn input_schema<T: JsonSchema>() -> Json {
         .into_generator()
         .into_root_schema_for::<T>();
     let mut json = schema.to_value();
+    compact(&mut json);
     if let Some(obj) = json.as_object_mut() {
         obj.remove("title");
         obj.remove("$defs");
+        // The input type's own doc comment ("`canvas_read`'s input") says nothing to a client.
+        obj.remove("description");
         obj.entry("type").or_insert_with(|| Json::from("object"));
         obj.entry("properties")
             .or_insert_with(|| Json::Object(Default::default()));
     }
     json
+}
+
+/// Makes a derived schema as short as it can be without changing what it accepts for a client:
+/// optional properties lose their `null` alternative (absent and null mean the same to the
+/// registry), number formats go. Every token of a tool list is read by the model on every turn,
+/// and small models follow a plain `{"type": "string", "enum": [...]}` best.
+fn compact(schema: &mut Json) {
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
+    obj.remove("format");
+    if obj.get("default") == Some(&Json::Null) {
+        obj.remove("default");
+    }
+    // Doc comments wrap at 100 columns; a description is one paragraph.
+    if let Some(Json::String(d)) = obj.get_mut("description") {
+        *d = d
+            .split("\n\n")
+            .map(|p| p.replace('\n', " "))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+    }
+    if let Some(Json::Array(types)) = obj.get("type") {
+        let named: Vec<Json> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if named.len() == 1 {
+            obj.insert("type".into(), named[0].clone());
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Json::Array(alts)) = obj.get(key) else {
+            continue;
+        };
+        let named: Vec<Json> = alts
+            .iter()
+            .filter(|a| a.get("type") != Some(&Json::from("null")))
+            .cloned()
+            .collect();
+        if named.len() == 1
+            && alts.len() == 2
+            && let Json::Object(inner) = &named[0]
+        {
+            let inner = inner.clone();
+            obj.remove(key);
+            for (k, v) in inner {
+                // The property's own description wins over its type's.
+                obj.entry(k).or_insert(v);
+            }
+            return compact(schema);
+        }
+        // An enumeration of documented constants: the values are what a client needs.
+        if !named.is_empty() && named.iter().all(|a| a.get("const").is_some()) {
+            let values: Vec<Json> = named
+                .iter()
+                .filter_map(|a| a.get("const").cloned())
+                .collect();
+            obj.remove(key);
+            obj.insert("type".into(), Json::from("string"));
+            obj.insert("enum".into(), Json::Array(values));
+            break;
+        }
+    }
+    for key in ["properties", "$defs"] {
+        if let Some(Json::Object(props)) = obj.get_mut(key) {
+            for v in props.values_mut() {
+                compact(v);
+            }
+        }
+    }
+    if let Some(items) = obj.get_mut("items") {
+        compact(items);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Json::Array(alts)) = obj.get_mut(key) {
+            for a in alts {
+                compact(a);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn optional_enums_become_plain_enums() {
+        let mut s = json!({"type": "object", "properties": {
+            "side": {"description": "Which side.", "anyOf": [
+                {"oneOf": [{"type": "string", "const": "top", "description": "Top."},
+                           {"type": "string", "const": "left", "description": "Left."}],
+                 "description": "A side."},
+                {"type": "null"}]},
+            "n": {"type": ["integer", "null"], "format": "uint32", "minimum": 0}
+        }});
+        compact(&mut s);
+        assert_eq!(
+            s["properties"]["side"],
+            json!({"description": "Which side.", "type": "string", "enum": ["top", "left"]})
+        );
+        assert_eq!(
+            s["properties"]["n"],
+            json!({"type": "integer", "minimum": 0})
+        );
+    }
 }

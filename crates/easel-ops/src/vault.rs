@@ -14,7 +14,8 @@ use crate::error::OpError;
 use crate::op::Op;
 
 fn folder(vault: &Vault, folder: Option<&str>) -> Result<Option<VaultPath>, OpError> {
-    match folder.map(|f| f.trim().trim_matches('/')) {
+    // Only trailing slashes go: "/etc" must stay absolute, so that the vault refuses it.
+    match folder.map(|f| f.trim().trim_end_matches('/')) {
         None | Some("") | Some(".") => Ok(None),
         Some(f) => Ok(Some(vault.resolve(f)?)),
     }
