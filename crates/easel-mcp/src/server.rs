@@ -62,7 +62,13 @@ fn to_tool(spec: ToolSpec) -> Tool {
         .idempotent(spec.read_only)
         // An answer may come from a remote model provider.
         .open_world(spec.name == "thread_send");
-    Tool::new(spec.name, spec.description, Arc::new(schema)).with_annotations(annotations)
+    let title = match spec.name {
+        "thread_context" => "Show what a canvas conversation sends",
+        _ => "Ask a model on a canvas",
+    };
+    Tool::new(spec.name, spec.description, Arc::new(schema))
+        .with_title(title)
+        .with_annotations(annotations)
 }
 
 /// The code canvas tool, which works on a repository rather than the vault.

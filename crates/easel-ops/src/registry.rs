@@ -97,7 +97,7 @@ impl Registry {
         let mut near: Vec<(usize, &str)> = self
             .infos()
             .map(|i| (edit_distance(name, &i.name), i.name.as_str()))
-            .filter(|(d, n)| *d <= 3 || n.starts_with(name.split('_').next().unwrap_or(name)))
+            .filter(|(d, n)| *d <= 3 || n.split('_').next() == name.split('_').next())
             .collect();
         near.sort();
         let hint = if near.is_empty() {

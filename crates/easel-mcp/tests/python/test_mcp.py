@@ -68,14 +68,14 @@ async def test_tools_carry_titles_and_annotations_from_their_effect(connect):
         tools = {t.name: t for t in (await s.list_tools()).tools}
         for name in ("canvas_update_node", "canvas_update_edge", "ledger_undo", "note_write"):
             a = tools[name].annotations
-            assert a.destructiveHint is True and a.readOnlyHint is False, name
+            assert a.destructive_hint is True and a.read_only_hint is False, name
         for name in ("canvas_read", "canvas_list", "note_read", "vault_search"):
             a = tools[name].annotations
-            assert a.readOnlyHint is True and a.idempotentHint is True, name
+            assert a.read_only_hint is True and a.idempotent_hint is True, name
         add = tools["canvas_add_node"].annotations
-        assert add.destructiveHint is False and add.idempotentHint is False
-        assert tools["thread_send"].annotations.openWorldHint is True
-        assert tools["canvas_read"].annotations.openWorldHint is False
+        assert add.destructive_hint is False and add.idempotent_hint is False
+        assert tools["thread_send"].annotations.open_world_hint is True
+        assert tools["canvas_read"].annotations.open_world_hint is False
         assert all(t.title for t in tools.values())
 
 
@@ -90,7 +90,8 @@ async def test_canvas_write_takes_the_seeds_own_arguments(connect, vault):
         assert w["nodeCount"] == 2 and w["edgeCount"] == 1
         u = await ok(s, "canvas_update", {
             "path": "Seed", "rev": w["rev"],
-            "nodes": [{"id": "a", "type": "text", "text": "A2"}], "edges": []})
+            "nodes": [{"id": "a", "type": "text", "text": "A2", "x": 0, "y": 0, "width": 200, "height": 60}],
+            "edges": []})
         assert u["nodeCount"] == 1 and u["edgeCount"] == 0
         text, e = await err(s, "canvas_write", {"path": "X", "data": {"nodes": []}, "nodes": []})
         assert e["kind"] == "invalid" and "either" in text

@@ -1,0 +1,123 @@
+"""Every registered operation is the same over MCP and on the shell: the same name, schema and
+effect in `tools/list` and `easel op list`, and the same JSON from an MCP call and from
+`easel --json op run` on identical copies of a fixture vault."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from clients import session
+
+pytestmark = pytest.mark.anyio
+
+BOARD = {
+    "nodes": [
+        {"id": "a", "type": "text", "text": "Goal", "x": 0, "y": 0, "width": 250, "height": 60},
+        {"id": "b", "type": "text", "text": "Step", "x": 0, "y": 200, "width": 250, "height": 60},
+        {"id": "g", "type": "group", "label": "Plan", "x": -50, "y": -50, "width": 400, "height": 400},
+    ],
+    "edges": [{"id": "e1", "fromNode": "a", "fromSide": "bottom", "toNode": "b", "toSide": "top"}],
+}
+
+# One call per operation, on the fixture below. A new operation without a line here fails
+# test_every_operation_has_a_case, so none is left out.
+CASES = {
+    "canvas_list": {},
+    "canvas_read": {"path": "Board"},
+    "canvas_write": {"path": "New", "nodes": [{"id": "n1", "type": "text", "text": "x", "x": 0, "y": 0}]},
+    "canvas_update": {"path": "Board", "nodes": BOARD["nodes"][:2]},
+    "canvas_add_node": {"path": "Board", "type": "text", "text": "t", "id": "n9", "x": 0, "y": 500},
+    "canvas_update_node": {"path": "Board", "id": "a", "data": {"text": "changed", "x": 1.5}},
+    "canvas_remove_node": {"path": "Board", "id": "b"},
+    "canvas_add_edge": {"path": "Board", "from": "b", "to": "a", "id": "e9"},
+    "canvas_update_edge": {"path": "Board", "id": "e1", "data": {"label": "then"}},
+    "canvas_remove_edge": {"path": "Board", "id": "e1"},
+    "canvas_find": {"path": "Board", "text": "goal"},
+    "canvas_validate": {"path": "Board"},
+    "canvas_fmt": {"path": "Board"},
+    "ledger_list": {"limit": 5},
+    "ledger_undo": {},
+    "vault_list": {},
+    "vault_search": {"query": "tomato"},
+    "vault_query": {"tag": "garden"},
+    "note_read": {"path": "Garden", "section": "#Beds"},
+    "note_write": {"path": "Fresh", "content": "# Fresh\n"},
+    "note_append": {"path": "Garden", "text": "- basil"},
+    "note_edit": {"path": "Garden", "old_text": "May", "new_text": "June"},
+}
+
+# Fields that differ between two runs by design: ledger ids and times, file times.
+VOLATILE = {"id", "time", "ledger_id", "undid", "modified"}
+
+
+def fixture(root, easel):
+    root.mkdir()
+    (root / ".obsidian").mkdir()
+    (root / "Garden.md").write_text("---\ntags: [garden]\n---\n# Beds\n\nTomatoes in May\n")
+    (root / "Board.canvas").write_text(json.dumps(BOARD))
+    # One recorded change, so that ledger_list and ledger_undo have something to show.
+    subprocess.run([easel, "--vault", str(root), "canvas", "fmt", "Board"],
+                   check=True, capture_output=True)
+
+
+def strip(value):
+    if isinstance(value, dict):
+        return {k: strip(v) for k, v in value.items() if k not in VOLATILE or not isinstance(v, (str, int))}
+    if isinstance(value, list):
+        return [strip(v) for v in value]
+    return value
+
+
+def op_list(easel, vault):
+    out = subprocess.run([easel, "--vault", str(vault), "--json", "op", "list"],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)["operations"]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def test_every_operation_has_a_case(easel, tmp_path):
+    names = {op["name"] for op in op_list(easel, tmp_path)}
+    assert names == set(CASES), f"missing: {names - set(CASES)}, stale: {set(CASES) - names}"
+
+
+async def test_tool_list_and_op_list_agree(easel, tmp_path):
+    ops = {op["name"]: op for op in op_list(easel, tmp_path)}
+    async with session("stdio", easel, tmp_path) as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+    for name, op in ops.items():
+        tool = tools[name]
+        assert tool.input_schema == op["inputSchema"], name
+        assert tool.title == op["title"], name
+        assert tool.description == op["description"], name
+        a = tool.annotations
+        assert a.read_only_hint == (op["effect"] == "read"), name
+        assert a.destructive_hint == (op["effect"] == "destructive"), name
+        assert a.open_world_hint == (op["effect"] == "external"), name
+        assert a.idempotent_hint == op["idempotent"], name
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+async def test_shell_and_mcp_give_the_same_json(name, easel, tmp_path):
+    args = CASES[name]
+    shell_vault, mcp_vault = tmp_path / "shell", tmp_path / "mcp"
+    fixture(shell_vault, easel)
+    shutil.copytree(shell_vault, mcp_vault, copy_function=shutil.copy2)
+    run = subprocess.run(
+        [easel, "--vault", str(shell_vault), "--json", "op", "run", name, "--args", json.dumps(args)],
+        capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    async with session("stdio", easel, mcp_vault) as s:
+        res = await s.call_tool(name, args)
+    assert not res.is_error, res.content[0].text
+    shell, mcp = json.loads(run.stdout), json.loads(res.content[0].text)
+    assert strip(shell) == strip(mcp)
+    # And the vaults were changed alike.
+    for f in ("Board.canvas", "Garden.md"):
+        a, b = shell_vault / f, mcp_vault / f
+        assert a.exists() == b.exists() and (not a.exists() or a.read_bytes() == b.read_bytes()), f
