@@ -7,5 +7,7 @@ use easel_ops::Registry;
 pub fn build() -> Registry {
     let mut registry = Registry::new();
     easel_ops::register(&mut registry);
+    registry.register(easel_render::ops::CanvasRender);
+    easel_llm::ops::register(&mut registry);
     registry
 }

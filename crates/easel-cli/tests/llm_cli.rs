@@ -75,7 +75,8 @@ fn list_shows_the_local_model_and_unconfigured_providers() {
         .unwrap();
     assert!(out.status.success());
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let local = j
+    assert_eq!(j["default_model"], "local:smollm2");
+    let local = j["providers"]
         .as_array()
         .unwrap()
         .iter()
@@ -83,7 +84,7 @@ fn list_shows_the_local_model_and_unconfigured_providers() {
         .unwrap();
     assert_eq!(local["ready"], true);
     assert_eq!(local["models"][0], "local:smollm2");
-    let openai = j
+    let openai = j["providers"]
         .as_array()
         .unwrap()
         .iter()

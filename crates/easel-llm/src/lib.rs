@@ -28,6 +28,7 @@ mod error;
 pub mod http;
 #[cfg(feature = "local-llm")]
 pub mod local;
+pub mod ops;
 pub mod providers;
 #[cfg(feature = "local-llm")]
 pub mod serve;

@@ -32,6 +32,7 @@ mod file;
 mod font;
 mod image;
 mod layout;
+pub mod ops;
 mod raster;
 mod scene;
 

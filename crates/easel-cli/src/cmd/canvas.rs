@@ -335,13 +335,8 @@ fn render(
     scale: f32,
 ) -> anyhow::Result<()> {
     use easel_render::Format;
-    if !(scale.is_finite() && scale > 0.0 && scale <= 8.0) {
-        return Err(UsageError::invalid(
-            format!("--scale {scale} is out of range"),
-            "give a scale between 0.1 and 8 (1 is the canvas's own size)",
-        )
-        .into());
-    }
+    use easel_render::ops::{RenderOutput, check_scale};
+    let scale = check_scale(scale)?;
     let format = match file {
         None => Format::Svg,
         Some(f) => Format::from_file_name(&f.to_string_lossy()).ok_or_else(|| {
@@ -351,24 +346,18 @@ fn render(
             )
         })?,
     };
+    // The shell may write the picture anywhere the user can (it is output, not vault content),
+    // so it draws with the operation's own function and writes the file itself; the JSON is
+    // `canvas_render`'s.
     let r = easel_render::render_canvas_file(vault, path, format, scale)?;
-    #[derive(serde::Serialize)]
-    struct Shown<'a> {
-        #[serde(flatten)]
-        rendered: &'a easel_render::Rendered,
-        out: Option<String>,
-        bytes: usize,
-        /// The SVG itself when it was not written to a file.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        svg: Option<String>,
-    }
+    let bytes = r.bytes.len();
     let Some(f) = file else {
         if out.is_json() {
             let svg = String::from_utf8_lossy(&r.bytes).into_owned();
-            let shown = Shown {
-                rendered: &r,
+            let shown = RenderOutput {
+                rendered: r,
                 out: None,
-                bytes: r.bytes.len(),
+                bytes,
                 svg: Some(svg),
             };
             return out.emit(&shown, |_| {});
@@ -378,10 +367,10 @@ fn render(
         return Ok(());
     };
     crate::output::write_file_atomically(f, &r.bytes)?;
-    let shown = Shown {
-        rendered: &r,
+    let shown = RenderOutput {
+        rendered: r,
         out: Some(f.display().to_string()),
-        bytes: r.bytes.len(),
+        bytes,
         svg: None,
     };
     out.emit(&shown, |s| {

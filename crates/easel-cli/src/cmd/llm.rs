@@ -4,12 +4,11 @@ use crate::cli::LlmCmd;
 #[cfg(feature = "local-llm")]
 use crate::failure::UsageError;
 use crate::output::Output;
-use easel_llm::{Config, Event, Llm, Message, Request};
+use easel_llm::ops::{LlmAsk, LlmAskInput, LlmList, LlmListInput};
+use easel_llm::{Config, Llm};
+use easel_ops::{Actor, Ctx, Op, OpEvent};
 use easel_vault::Vault;
-use futures_util::StreamExt;
-use serde_json::json;
 use std::io::Write;
-use std::time::Instant;
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
@@ -19,20 +18,19 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 }
 
 pub fn run(vault: &Vault, out: &Output, cmd: LlmCmd) -> anyhow::Result<()> {
-    let config = Config::load(Some(vault.root()))?;
-    let llm = Llm::new(config);
+    let ctx = Ctx::new(vault.clone(), Actor::cli());
     match cmd {
         LlmCmd::List => {
-            let list = runtime()?.block_on(llm.list());
+            let list = LlmList::default().run(&ctx, LlmListInput {})?;
             out.emit(&list, |list| {
-                for p in list {
+                for p in &list.providers {
                     let mark = if p.ready { "ready" } else { "not ready" };
                     outln!("{} ({mark}): {}", p.provider, p.status);
                     for m in &p.models {
                         outln!("  {m}");
                     }
                 }
-                outln!("default model: {}", llm.config().default_model);
+                outln!("default model: {}", list.default_model);
             })
         }
         LlmCmd::Ask {
@@ -43,71 +41,51 @@ pub fn run(vault: &Vault, out: &Output, cmd: LlmCmd) -> anyhow::Result<()> {
             max_tokens,
             seed,
         } => {
-            let mut req = Request::prompt(prompt);
-            if let Some(s) = system {
-                req.messages.insert(0, Message::system(s));
-            }
-            req.sampling.temperature = temperature;
-            req.sampling.seed = seed;
-            req.max_tokens = max_tokens;
-            let model = model.unwrap_or_else(|| llm.config().default_model.clone());
-            let json = out.is_json();
-            runtime()?.block_on(async {
-                let started = Instant::now();
-                let mut first: Option<f64> = None;
-                let mut stdout = std::io::stdout();
-                let mut events = llm.stream(Some(&model), req).await?;
-                let connected = started.elapsed().as_secs_f64() * 1000.0;
-                let mut resp = easel_llm::Response::default();
-                while let Some(ev) = events.next().await {
-                    let ev = ev?;
-                    if let Event::TextDelta { text } = &ev {
-                        first.get_or_insert_with(|| started.elapsed().as_secs_f64() * 1000.0);
-                        if !json {
-                            write!(stdout, "{text}")?;
-                            stdout.flush()?;
+            let input = LlmAskInput {
+                prompt,
+                model,
+                system,
+                temperature,
+                max_tokens,
+                seed,
+            };
+            // People see the answer as it is written; scripts get the whole result at the end.
+            let ctx = if out.is_json() {
+                ctx
+            } else {
+                ctx.with_events(std::sync::Arc::new(|event| {
+                    if let OpEvent::Data(data) = event
+                        && let Some(text) = data.get("delta").and_then(|d| d.as_str())
+                    {
+                        let mut stdout = std::io::stdout();
+                        if let Err(e) = stdout
+                            .write_all(text.as_bytes())
+                            .and_then(|()| stdout.flush())
+                        {
+                            crate::output::stdout_failed(&e);
                         }
                     }
-                    resp.apply(&ev);
+                }))
+            };
+            let answer = LlmAsk::default().run(&ctx, input)?;
+            out.emit(&answer, |a| {
+                if !a.response.text.ends_with('\n') {
+                    outln!();
                 }
-                let total = started.elapsed().as_secs_f64() * 1000.0;
-                if json {
-                    let secs = (total - first.unwrap_or(total)) / 1000.0;
-                    let value = json!({
-                        "model": model,
-                        "text": resp.text,
-                        "tool_calls": resp.tool_calls,
-                        "finish_reason": resp.finish_reason,
-                        "usage": resp.usage,
-                        "timing": {
-                            "start_ms": round(connected),
-                            "first_token_ms": first.map(round),
-                            "total_ms": round(total),
-                            "tokens_per_s": if secs > 0.0 { round(resp.usage.completion_tokens as f64 / secs) } else { 0.0 },
-                        },
-                    });
-                    outln!("{}", serde_json::to_string_pretty(&value)?);
-                } else {
-                    if !resp.text.ends_with('\n') {
-                        outln!();
-                    }
-                    for c in &resp.tool_calls {
-                        outln!("tool call {}: {}", c.name, c.arguments);
-                    }
+                for c in &a.response.tool_calls {
+                    outln!("tool call {}: {}", c.name, c.arguments);
                 }
-                Ok(())
             })
         }
         LlmCmd::Serve {
             port,
             host,
             allow_remote,
-        } => serve(llm, host, port, allow_remote),
+        } => {
+            let config = Config::load(Some(vault.root()))?;
+            serve(Llm::new(config), host, port, allow_remote)
+        }
     }
-}
-
-fn round(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
 }
 
 #[cfg(feature = "local-llm")]
