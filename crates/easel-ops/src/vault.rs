@@ -428,11 +428,12 @@ fn matches_filter(fields: &Map<String, Json>, filter: &Map<String, Json>) -> boo
 fn loose_eq(a: &Json, b: &Json) -> bool {
     match (a, b) {
         (Json::String(x), Json::String(y)) => x.eq_ignore_ascii_case(y),
-        (Json::String(s), other) | (other, Json::String(s))
-            if !other.is_object() && !other.is_array() =>
-        {
-            other.to_string() == *s
-        }
+        (Json::String(s), other) | (other, Json::String(s)) => match other {
+            Json::Bool(b) => s.trim().eq_ignore_ascii_case(if *b { "true" } else { "false" }),
+            Json::Number(n) => s.trim().parse::<f64>().ok() == n.as_f64(),
+            Json::Null => s.trim() == "null",
+            _ => false,
+        },
         (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
         _ => a == b,
     }
