@@ -5,6 +5,11 @@ use crate::model::{Canvas, Node, NodeKind, Side};
 /// Gap Easel leaves between a new node and its neighbours, in canvas pixels.
 pub const GAP: f64 = 40.0;
 
+/// The largest coordinate or size Easel computes with. Far beyond any board people draw
+/// (Obsidian itself struggles past a few hundred thousand pixels) and small enough that sums of
+/// a few of them stay exact in `f64` and finite in `f32`, which drawing uses.
+pub const MAX_COORD: f64 = 1e12;
+
 /// An axis-aligned rectangle in canvas coordinates (y grows downwards).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rect {
@@ -26,6 +31,16 @@ impl Rect {
 
     pub fn right(&self) -> f64 {
         self.x + self.width
+    }
+
+    /// True when every coordinate and both far edges are finite and within [`MAX_COORD`]: a
+    /// node at `1e400` (read as infinity) or sized `1e308` (whose right edge overflows) has no
+    /// place any arithmetic can use, so placement and drawing leave it out instead of being
+    /// poisoned by it.
+    pub fn is_usable(&self) -> bool {
+        [self.x, self.y, self.width, self.height, self.right(), self.bottom()]
+            .iter()
+            .all(|v| v.is_finite() && v.abs() <= MAX_COORD)
     }
 
     pub fn bottom(&self) -> f64 {
@@ -112,9 +127,13 @@ pub fn slide_right_until_free(mut rect: Rect, obstacles: &[Rect], max_steps: usi
 }
 
 impl Canvas {
-    /// Rectangles of every node that has a valid geometry.
+    /// Rectangles of every node that has a valid, usable geometry ([`Rect::is_usable`]).
     pub fn node_rects(&self) -> Vec<Rect> {
-        self.nodes().iter().filter_map(Node::rect).collect()
+        self.nodes()
+            .iter()
+            .filter_map(Node::rect)
+            .filter(Rect::is_usable)
+            .collect()
     }
 
     /// Where a new node of this size goes when the caller gives no position: right of the
@@ -122,12 +141,25 @@ impl Canvas {
     /// it overlaps nothing. An empty canvas starts at the origin.
     pub fn free_position(&self, width: f64, height: f64) -> (f64, f64) {
         let rects = self.node_rects();
-        let start = match self.nodes().iter().rev().find_map(Node::rect) {
+        let last = self
+            .nodes()
+            .iter()
+            .rev()
+            .filter_map(Node::rect)
+            .find(Rect::is_usable);
+        let start = match last {
             Some(last) => Rect::new(last.right() + GAP, last.y, width, height),
             None => Rect::new(0.0, 0.0, width, height),
         };
         let placed = slide_right_until_free(start, &rects, 64);
-        (placed.x, placed.y)
+        if placed.is_usable() {
+            return (placed.x, placed.y);
+        }
+        // Beside the last node there is no usable room (a caller's own huge size, or nodes at
+        // the edge of the range): start a row below everything instead.
+        let below = rects.iter().map(Rect::bottom).fold(0.0_f64, f64::max);
+        let left = rects.iter().map(|r| r.x).fold(f64::INFINITY, f64::min);
+        (if left.is_finite() { left } else { 0.0 }, below + GAP)
     }
 
     /// The group a node belongs to: the smallest group whose rectangle holds the node's.
@@ -208,6 +240,38 @@ mod tests {
         // Out of steps: jump past everything.
         let placed = slide_right_until_free(Rect::new(50.0, 0.0, 100.0, 50.0), &obstacles, 0);
         assert_eq!(placed.x, 280.0);
+    }
+
+    #[test]
+    fn nodes_beyond_any_board_do_not_poison_placement() {
+        // 1e400 reads as infinity; a 1e308 width makes the right edge overflow. Before, the
+        // new node was placed at infinity and then refused as if its own size were wrong.
+        for far in [
+            r#"{"id":"far","type":"text","text":"t","x":1e400,"y":0,"width":100,"height":50}"#,
+            r#"{"id":"far","type":"text","text":"t","x":0,"y":0,"width":1e308,"height":50}"#,
+        ] {
+            let c = Canvas::parse(&format!(
+                r#"{{"nodes":[
+                {{"id":"a","type":"text","text":"t","x":0,"y":0,"width":100,"height":50}},
+                {far}]}}"#
+            ))
+            .unwrap();
+            assert_eq!(c.node_rects().len(), 1, "{far}");
+            let (x, y) = c.free_position(250.0, 60.0);
+            let placed = Rect::new(x, y, 250.0, 60.0);
+            assert!(placed.is_usable(), "{far}: {placed:?}");
+            assert!(!placed.overlaps(&Rect::new(0.0, 0.0, 100.0, 50.0)));
+        }
+    }
+
+    #[test]
+    fn a_huge_new_node_goes_below_everything() {
+        let c = Canvas::parse(
+            r#"{"nodes":[{"id":"a","type":"text","text":"t","x":0,"y":0,"width":100,"height":50}]}"#,
+        )
+        .unwrap();
+        let (x, y) = c.free_position(MAX_COORD, 60.0);
+        assert_eq!((x, y), (0.0, 50.0 + GAP));
     }
 
     #[test]

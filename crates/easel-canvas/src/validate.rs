@@ -126,6 +126,7 @@ impl Sink<'_, '_> {
                 None
             }
             Some(Value::String(s)) => Some(s),
+            Some(Value::Utf16(s)) => Some(s.text()),
             Some(other) => {
                 self.error(
                     "wrong-type",
@@ -148,7 +149,8 @@ impl Sink<'_, '_> {
     fn color(&mut self, v: Option<&Value>) {
         match v {
             None => {}
-            Some(Value::String(c)) => {
+            Some(v @ (Value::String(_) | Value::Utf16(_))) => {
+                let c = v.as_str().unwrap_or_default();
                 if is_preset(c) || is_hex_color(c) {
                     return;
                 }
@@ -298,6 +300,18 @@ pub fn check_node(node: &Node, report: &mut Report) {
         match v {
             None => sink.error("missing-field", key, format!("missing {key}")),
             Some(Value::Number(n)) => {
+                let v = n.as_f64();
+                if !(v.is_finite() && v.abs() <= crate::geometry::MAX_COORD) {
+                    sink.warn(
+                        "out-of-range",
+                        key,
+                        format!(
+                            "{key} is {n}, beyond any board (at most {:e}); Easel leaves this node out when it places or draws nodes",
+                            crate::geometry::MAX_COORD
+                        ),
+                    );
+                    continue;
+                }
                 if !n.is_integer() {
                     sink.warn("non-integer", key, format!("{key} is not an integer"));
                 }
@@ -507,6 +521,20 @@ mod tests {
             .map(|f| f.field.as_deref().unwrap())
             .collect();
         assert_eq!(fields, ["fromNode", "toNode"]);
+    }
+
+    #[test]
+    fn numbers_beyond_any_board_warn_once_on_their_own_node() {
+        let r = report(
+            r#"{"nodes":[{"id":"a","type":"text","text":"t","x":1e400,"y":0,"width":1e308,"height":1}]}"#,
+        );
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        let found: Vec<_> = r
+            .warnings
+            .iter()
+            .map(|f| (f.rule, f.field.as_deref().unwrap(), f.node.as_deref().unwrap()))
+            .collect();
+        assert_eq!(found, [("out-of-range", "x", "a"), ("out-of-range", "width", "a")]);
     }
 
     #[test]

@@ -23,6 +23,10 @@ fn odd_string_lit() -> impl Strategy<Value = String> {
         string_lit(),
         Just(r#""a\/b""#.to_owned()),
         Just(r#""\u00e9\ud83d\ude00""#.to_owned()),
+        // Lone surrogates: JavaScript keeps them, so Easel must too.
+        Just(r#""x\ud800y""#.to_owned()),
+        Just(r#""\udc00""#.to_owned()),
+        Just(r#""\uD800\u0041""#.to_owned()),
     ]
 }
 
@@ -158,4 +162,23 @@ proptest! {
     fn arbitrary_text_never_panics(text in any::<String>()) {
         let _ = Canvas::parse(&text);
     }
+}
+
+/// Obsidian (JavaScript) keeps a lone surrogate and writes it as `\udxxx`; adding an unrelated
+/// node used to rewrite it as U+FFFD.
+#[test]
+fn lone_surrogates_survive_an_unrelated_edit() {
+    let text = "{\n\t\"nodes\":[\n\t\t{\"id\":\"a\",\"type\":\"text\",\"text\":\"cut \\ud83d here\",\"x\":0,\"y\":0,\"width\":250,\"height\":60}\n\t],\n\t\"edges\":[]\n}";
+    let mut canvas = Canvas::parse(text).unwrap();
+    assert_eq!(canvas.to_obsidian_string(), text);
+    assert_eq!(canvas.node("a").unwrap().text(), Some("cut \u{FFFD} here"));
+    let fields = json::parse(r#"{"type":"text","text":"new"}"#).unwrap();
+    let json::Value::Object(fields) = fields else {
+        unreachable!()
+    };
+    canvas
+        .add_node(fields, &mut easel_canvas::IdGen::with_seed(1))
+        .unwrap();
+    let out = canvas.to_obsidian_string();
+    assert!(out.contains(r#""text":"cut \ud83d here""#), "{out}");
 }

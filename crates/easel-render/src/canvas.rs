@@ -41,7 +41,7 @@ pub fn canvas_color(color: Option<&str>) -> Option<String> {
     }
 }
 
-/// Draws `canvas`. Nodes without a position are left out; an empty canvas is a small blank
+/// Draws `canvas`. Nodes without a usable position ([`Rect::is_usable`]) are left out; an empty canvas is a small blank
 /// picture.
 pub fn render_canvas(canvas: &Canvas) -> Scene {
     let rects: Vec<(usize, Rect)> = canvas
@@ -49,7 +49,9 @@ pub fn render_canvas(canvas: &Canvas) -> Scene {
         .iter()
         .enumerate()
         .filter_map(|(i, n)| n.rect().map(|r| (i, r)))
-        .filter(|(_, r)| r.x.is_finite() && r.y.is_finite() && r.width >= 0.0 && r.height >= 0.0)
+        // A node at 1e400 or sized 1e308 has no place on any picture; `easel canvas validate`
+        // warns about it (out-of-range), and the rest of the board is still drawn.
+        .filter(|(_, r)| r.is_usable() && r.width >= 0.0 && r.height >= 0.0)
         .collect();
     let Some(bounds) = rects.iter().map(|(_, r)| *r).reduce(|a, b| a.union(&b)) else {
         return Scene::new(200.0, 100.0);

@@ -63,7 +63,7 @@ impl RenderFileError {
         match self {
             RenderFileError::Canvas(e) => e.hint(),
             RenderFileError::Render(RenderError::TooLarge { .. }) => {
-                "render at a smaller scale (--scale 0.5) or as SVG, which has no size limit".into()
+                "render at a smaller scale (--scale 0.5) or as SVG, which has no size limit; if the board is not that large, a node may sit far away (`canvas_validate` warns about out-of-range positions)".into()
             }
             RenderFileError::Render(e) => e.hint(),
         }

@@ -37,8 +37,8 @@ pub fn thumbnail(
         (height * density).ceil().max(1.0) as u32,
     );
     let mut out = Pixmap::new(pw, ph).ok_or(RenderError::TooLarge {
-        width: pw,
-        height: ph,
+        width: f64::from(pw),
+        height: f64::from(ph),
     })?;
     draw_scaled(&mut out, &source, 0.0, 0.0, pw as f32, ph as f32);
     let png = crate::raster::encode(&out)?;

@@ -13,14 +13,26 @@ pub const MAX_SIDE: u32 = 16_384;
 pub enum RenderError {
     #[error("the SVG could not be read: {0}")]
     Svg(String),
-    #[error("the image would be {width}×{height} pixels, more than {MAX_SIDE} on a side")]
-    TooLarge { width: u32, height: u32 },
+    #[error("the image would be {} pixels, more than {MAX_SIDE} on a side", pixels(*width, *height))]
+    TooLarge { width: f64, height: f64 },
     #[error("the image has no area ({width}×{height})")]
     Empty { width: f32, height: f32 },
     #[error("the PNG could not be encoded: {0}")]
     Encode(String),
     #[error("an embedded image is not a readable PNG: {0}")]
     Image(String),
+}
+
+/// `1200×800`, or `1.0e12×800` when a side is too long to read as digits.
+fn pixels(width: f64, height: f64) -> String {
+    let side = |v: f64| {
+        if v.abs() < 1e9 {
+            format!("{}", v.ceil())
+        } else {
+            format!("{v:.1e}")
+        }
+    };
+    format!("{}×{}", side(width), side(height))
 }
 
 impl RenderError {
@@ -123,12 +135,15 @@ fn svg_to_pixmap(
             height: h,
         });
     }
-    let (width, height) = (w.ceil() as u32, h.ceil() as u32);
-    if width > MAX_SIDE || height > MAX_SIDE {
-        return Err(RenderError::TooLarge { width, height });
+    let too_large = RenderError::TooLarge {
+        width: f64::from(w),
+        height: f64::from(h),
+    };
+    if !(w <= MAX_SIDE as f32 && h <= MAX_SIDE as f32) {
+        return Err(too_large);
     }
-    let mut pixmap =
-        tiny_skia::Pixmap::new(width, height).ok_or(RenderError::TooLarge { width, height })?;
+    let (width, height) = (w.ceil() as u32, h.ceil() as u32);
+    let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(too_large)?;
     if let Some(color) = background {
         pixmap.fill(color);
     }
@@ -147,6 +162,14 @@ impl Scene {
         let (width, height) = (self.width * scale, self.height * scale);
         if !(width >= 1.0 && height >= 1.0) {
             return Err(RenderError::Empty { width, height });
+        }
+        // Checked before any SVG is written: a side that does not even fit an f32 would be
+        // written as "inf" and then blamed on the SVG.
+        if !(width <= MAX_SIDE as f32 && height <= MAX_SIDE as f32) {
+            return Err(RenderError::TooLarge {
+                width: f64::from(width),
+                height: f64::from(height),
+            });
         }
         // Images are composited below, so the SVG handed to resvg leaves them out: it was
         // built without image decoding and would warn about every one.

@@ -105,3 +105,32 @@ fn an_empty_canvas_is_a_small_blank_picture() {
     assert!(scene.items.is_empty());
     decode(&scene.to_png(1.0).unwrap());
 }
+
+#[test]
+fn nodes_beyond_any_board_are_left_out_not_blamed_on_the_svg() {
+    // A 1e308-wide box used to become an "inf" SVG size and a "please report this bug" error.
+    let c = Canvas::parse(
+        r#"{"nodes":[
+        {"id":"a","type":"text","text":"kept","x":0,"y":0,"width":200,"height":80},
+        {"id":"huge","type":"text","text":"t","x":0,"y":0,"width":1e308,"height":50},
+        {"id":"far","type":"text","text":"t","x":1e400,"y":0,"width":10,"height":10}]}"#,
+    )
+    .unwrap();
+    let scene = render_canvas(&c);
+    assert!(scene.width < 1000.0 && scene.height < 1000.0, "{}x{}", scene.width, scene.height);
+    let (w, h, _) = decode(&scene.to_png(1.0).unwrap());
+    assert!(w > 200 && h > 80);
+}
+
+#[test]
+fn a_scene_too_large_for_a_picture_is_refused_with_its_size() {
+    let scene = Scene::new(f32::INFINITY, 100.0);
+    let err = scene.to_png(1.0).unwrap_err();
+    assert!(
+        matches!(err, easel_render::RenderError::TooLarge { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("inf×100"), "{err}");
+    let err = Scene::new(40_000.0, 100.0).to_png(1.0).unwrap_err();
+    assert!(err.to_string().contains("40000×100"), "{err}");
+}

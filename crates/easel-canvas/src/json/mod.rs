@@ -26,6 +26,9 @@ pub enum Value {
     Bool(bool),
     Number(Number),
     String(Str),
+    /// A string with lone surrogates (`"\ud800"`), which JavaScript allows and UTF-8 cannot
+    /// hold; see [`Utf16String`]. Rare, hence boxed.
+    Utf16(Box<Utf16String>),
     Array(Vec<Value>),
     Object(Map),
 }
@@ -34,6 +37,7 @@ impl Value {
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
+            Value::Utf16(s) => Some(&s.text),
             _ => None,
         }
     }
@@ -65,7 +69,7 @@ impl Value {
             Value::Null => "null",
             Value::Bool(_) => "a boolean",
             Value::Number(_) => "a number",
-            Value::String(_) => "a string",
+            Value::String(_) | Value::Utf16(_) => "a string",
             Value::Array(_) => "an array",
             Value::Object(_) => "an object",
         }
@@ -118,6 +122,27 @@ impl From<bool> for Value {
 impl From<Map> for Value {
     fn from(m: Map) -> Self {
         Value::Object(m)
+    }
+}
+
+/// A string value that held lone surrogates: `text` is what Rust code reads (each lone
+/// surrogate as U+FFFD), `units` the exact UTF-16 code units, which is what is written back, so
+/// a canvas keeps such a string byte for byte when other nodes change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Utf16String {
+    pub(crate) text: Str,
+    pub(crate) units: Box<[u16]>,
+}
+
+impl Utf16String {
+    /// The text, with U+FFFD for each lone surrogate.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The exact UTF-16 code units.
+    pub fn units(&self) -> &[u16] {
+        &self.units
     }
 }
 

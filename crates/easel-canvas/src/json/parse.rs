@@ -1,6 +1,6 @@
 //! A strict RFC 8259 parser into [`Value`], with line and column on every error.
 
-use super::{Map, Number, Str, Value};
+use super::{Map, Number, Str, Utf16String, Value};
 use std::fmt;
 
 /// Deep enough for any real canvas, shallow enough that hostile input cannot exhaust the stack.
@@ -60,6 +60,7 @@ pub fn parse(text: &str) -> Result<Value, ParseError> {
         depth: 0,
         pairs: Vec::new(),
         items: Vec::new(),
+        lone: Vec::new(),
     };
     p.skip_ws();
     let v = p.value()?;
@@ -140,6 +141,9 @@ struct Parser<'a> {
     // the object or array closes, instead of growing each vector by doubling.
     pairs: Vec<(Str, Value)>,
     items: Vec<Value>,
+    // Byte offsets, in the string being decoded, of the U+FFFD that stand for lone surrogates,
+    // with the surrogate each stands for.
+    lone: Vec<(usize, u16)>,
 }
 
 impl Parser<'_> {
@@ -170,7 +174,7 @@ impl Parser<'_> {
         match self.peek() {
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
-            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b'"') => self.string_value(),
             Some(b't') => self.expect_literal("true", Value::Bool(true)),
             Some(b'f') => self.expect_literal("false", Value::Bool(false)),
             Some(b'n') => self.expect_literal("null", Value::Null),
@@ -269,6 +273,32 @@ impl Parser<'_> {
         }
     }
 
+    /// A string in value position: like [`Parser::string`], but one holding lone surrogates
+    /// keeps them ([`Value::Utf16`]). Keys are only ever compared, so they stay lossy.
+    fn string_value(&mut self) -> Result<Value, ParseError> {
+        self.lone.clear();
+        let text = self.string()?;
+        if self.lone.is_empty() {
+            return Ok(Value::String(text));
+        }
+        let mut units = Vec::with_capacity(text.len());
+        let mut lone = self.lone.iter().peekable();
+        for (at, c) in text.char_indices() {
+            match lone.peek() {
+                Some(&&(pos, unit)) if pos == at => {
+                    units.push(unit);
+                    lone.next();
+                }
+                _ => units.extend_from_slice(c.encode_utf16(&mut [0; 2])),
+            }
+        }
+        self.lone.clear();
+        Ok(Value::Utf16(Box::new(Utf16String {
+            text,
+            units: units.into_boxed_slice(),
+        })))
+    }
+
     fn string(&mut self) -> Result<Str, ParseError> {
         self.pos += 1; // opening quote
         let mut out: Option<String> = None;
@@ -335,9 +365,16 @@ impl Parser<'_> {
                 } else {
                     char::from_u32(hi)
                 };
-                // A lone surrogate has no UTF-8 form; it becomes U+FFFD, as most JSON
-                // readers outside JavaScript do.
-                out.push(c.unwrap_or('\u{FFFD}'));
+                // A lone surrogate has no UTF-8 form: the text holds U+FFFD, and the surrogate
+                // is remembered so that a string value is written back as it was read
+                // (JavaScript, and so Obsidian, keeps such strings).
+                match c {
+                    Some(c) => out.push(c),
+                    None => {
+                        self.lone.push((out.len(), hi as u16));
+                        out.push('\u{FFFD}');
+                    }
+                }
                 return Ok(());
             }
             Some(_) => return Err(self.error("invalid escape sequence in a string")),

@@ -25,6 +25,7 @@ impl Serialize for Value {
             Value::Bool(b) => serializer.serialize_bool(*b),
             Value::Number(n) => n.serialize(serializer),
             Value::String(s) => serializer.serialize_str(s),
+            Value::Utf16(s) => serializer.serialize_str(s.text()),
             Value::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
@@ -156,6 +157,7 @@ impl From<&Value> for serde_json::Value {
                 }
             }
             Value::String(s) => serde_json::Value::String(s.to_string()),
+            Value::Utf16(s) => serde_json::Value::String(s.text().to_string()),
             Value::Array(a) => serde_json::Value::Array(a.iter().map(Into::into).collect()),
             Value::Object(m) => {
                 serde_json::Value::Object(m.iter().map(|(k, v)| (k.to_owned(), v.into())).collect())

@@ -10,6 +10,7 @@ pub fn write_compact(out: &mut String, v: &Value) {
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => out.push_str(n.as_text()),
         Value::String(s) => write_string(out, s),
+        Value::Utf16(s) => write_utf16_string(out, s.units()),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -74,9 +75,46 @@ pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Appends UTF-16 code units as a JSON string literal, as `JSON.stringify` does: lone
+/// surrogates as lowercase `\udxxx` escapes, everything else as [`write_string`] writes it.
+pub fn write_utf16_string(out: &mut String, units: &[u16]) {
+    let mut text = String::with_capacity(units.len());
+    out.push('"');
+    for unit in char::decode_utf16(units.iter().copied()) {
+        match unit {
+            Ok(c) => text.push(c),
+            Err(e) => {
+                push_inner(out, &text);
+                text.clear();
+                out.push_str(&format!("\\u{:04x}", e.unpaired_surrogate()));
+            }
+        }
+    }
+    push_inner(out, &text);
+    out.push('"');
+}
+
+/// `s` escaped as the inside of a JSON string literal (no quotes).
+fn push_inner(out: &mut String, s: &str) {
+    let start = out.len();
+    write_string(out, s);
+    // Drop the quotes write_string put around it.
+    out.pop();
+    out.remove(start);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_surrogates_are_written_as_json_stringify_writes_them() {
+        let mut out = String::new();
+        // "a\ud800é\"" followed by a low surrogate alone and an emoji as a proper pair.
+        let units: Vec<u16> = "a".encode_utf16().chain([0xD800]).chain("é\"".encode_utf16()).chain([0xDC01]).chain("😀".encode_utf16()).collect();
+        write_utf16_string(&mut out, &units);
+        assert_eq!(out, "\"a\\ud800é\\\"\\udc01😀\"");
+    }
 
     #[test]
     fn escapes_like_json_stringify() {
