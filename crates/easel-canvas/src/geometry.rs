@@ -38,9 +38,16 @@ impl Rect {
     /// place any arithmetic can use, so placement and drawing leave it out instead of being
     /// poisoned by it.
     pub fn is_usable(&self) -> bool {
-        [self.x, self.y, self.width, self.height, self.right(), self.bottom()]
-            .iter()
-            .all(|v| v.is_finite() && v.abs() <= MAX_COORD)
+        [
+            self.x,
+            self.y,
+            self.width,
+            self.height,
+            self.right(),
+            self.bottom(),
+        ]
+        .iter()
+        .all(|v| v.is_finite() && v.abs() <= MAX_COORD)
     }
 
     pub fn bottom(&self) -> f64 {

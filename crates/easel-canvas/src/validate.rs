@@ -532,9 +532,18 @@ mod tests {
         let found: Vec<_> = r
             .warnings
             .iter()
-            .map(|f| (f.rule, f.field.as_deref().unwrap(), f.node.as_deref().unwrap()))
+            .map(|f| {
+                (
+                    f.rule,
+                    f.field.as_deref().unwrap(),
+                    f.node.as_deref().unwrap(),
+                )
+            })
             .collect();
-        assert_eq!(found, [("out-of-range", "x", "a"), ("out-of-range", "width", "a")]);
+        assert_eq!(
+            found,
+            [("out-of-range", "x", "a"), ("out-of-range", "width", "a")]
+        );
     }
 
     #[test]

@@ -117,7 +117,12 @@ fn nodes_beyond_any_board_are_left_out_not_blamed_on_the_svg() {
     )
     .unwrap();
     let scene = render_canvas(&c);
-    assert!(scene.width < 1000.0 && scene.height < 1000.0, "{}x{}", scene.width, scene.height);
+    assert!(
+        scene.width < 1000.0 && scene.height < 1000.0,
+        "{}x{}",
+        scene.width,
+        scene.height
+    );
     let (w, h, _) = decode(&scene.to_png(1.0).unwrap());
     assert!(w > 200 && h > 80);
 }

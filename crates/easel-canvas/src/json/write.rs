@@ -111,7 +111,13 @@ mod tests {
     fn lone_surrogates_are_written_as_json_stringify_writes_them() {
         let mut out = String::new();
         // "a\ud800é\"" followed by a low surrogate alone and an emoji as a proper pair.
-        let units: Vec<u16> = "a".encode_utf16().chain([0xD800]).chain("é\"".encode_utf16()).chain([0xDC01]).chain("😀".encode_utf16()).collect();
+        let units: Vec<u16> = "a"
+            .encode_utf16()
+            .chain([0xD800])
+            .chain("é\"".encode_utf16())
+            .chain([0xDC01])
+            .chain("😀".encode_utf16())
+            .collect();
         write_utf16_string(&mut out, &units);
         assert_eq!(out, "\"a\\ud800é\\\"\\udc01😀\"");
     }
