@@ -88,7 +88,13 @@ pub fn preview(text: &str, max: usize) -> String {
         .lines()
         .find(|l| !l.trim().is_empty() && l.trim() != "---")
         .unwrap_or("");
-    let mut s: String = line.chars().take(max).collect();
+    // Control characters (escape sequences, carriage returns) from a file would drive the
+    // terminal, not show text: they are shown as U+FFFD.
+    let mut s: String = line
+        .chars()
+        .take(max)
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
     if line.chars().count() > max {
         s.push('…');
     }
@@ -96,17 +102,14 @@ pub fn preview(text: &str, max: usize) -> String {
 }
 
 /// Writes a file the user named (outside the vault's rules: it is output, not vault content)
-/// so that a reader never sees half of it.
+/// through the vault's one atomic writer: temp file, fsync, rename, fsync the folder, so a
+/// reader never sees half of it and a crash leaves the old file or the new one.
 pub fn write_file_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
+    // A bare file name has the current folder as its parent.
+    let path = if path.parent().is_some_and(|p| p.as_os_str().is_empty()) {
+        std::path::Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(easel_vault::write_atomic(&path, bytes)?)
 }

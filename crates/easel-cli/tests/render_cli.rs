@@ -36,6 +36,17 @@ fn svg_goes_to_stdout_and_files_take_their_format_from_the_name() {
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(r["bytes"].as_u64(), Some(bytes.len() as u64));
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // Written by the vault's atomic writer, readable like any file the user makes (a
+    // tempfile-based writer left 0600 pictures nobody else could open).
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let plain = png.with_file_name("plain.txt");
+    std::fs::write(&plain, b"x").unwrap();
+    assert_eq!(
+        mode(&png),
+        mode(&plain),
+        "the umask's mode, as for any new file"
+    );
 
     let r = v.json(&["canvas", "render", "Research"]);
     assert_eq!(r["format"], "svg");

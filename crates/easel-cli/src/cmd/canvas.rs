@@ -249,8 +249,17 @@ fn emit_item(out: &Output, r: &ItemResult, verb: &str) -> anyhow::Result<()> {
     })
 }
 
+/// A flag's number as JSON: whole numbers without a fraction (`-2000`, not `-2000.0`), as
+/// Obsidian writes coordinates.
 fn number(v: Option<f64>) -> Option<Number> {
-    v.and_then(Number::from_f64)
+    v.and_then(|v| {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            // Exact: the value is whole and far inside i64's range.
+            Some(Number::from(v as i64))
+        } else {
+            Number::from_f64(v)
+        }
+    })
 }
 
 fn node_input(a: AddNodeArgs) -> ops::AddNodeInput {
@@ -292,10 +301,21 @@ fn field<'a>(m: &'a Map, key: &str) -> &'a str {
     m.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// A text node as a person reads it: the first line of its body, with the role in front when
+/// the node is a conversation turn (an answer's frontmatter says nothing about its content).
+fn text_preview(text: &str) -> String {
+    let note = easel_vault::Note::parse(text);
+    let body = preview(note.body(), 60);
+    match note.get("role").and_then(|r| r.as_str()) {
+        Some(role) => format!("{}: {body}", preview(role, 12)),
+        None => body,
+    }
+}
+
 fn describe_node(n: &Map) -> String {
     let kind = field(n, "type");
     let what = match kind {
-        "text" => preview(field(n, "text"), 60),
+        "text" => text_preview(field(n, "text")),
         "file" => format!("{}{}", field(n, "file"), field(n, "subpath")),
         "link" => field(n, "url").to_owned(),
         "group" => field(n, "label").to_owned(),
@@ -387,4 +407,23 @@ fn render(
             f.display()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_preview;
+
+    #[test]
+    fn an_answer_is_previewed_by_its_text_not_its_frontmatter() {
+        let answer = "---\nrole: assistant\nmodel: local:smollm2\ncreated: 2026-11-26T10:00:00Z\n---\n\nThree things matter here.\nMore.";
+        assert_eq!(text_preview(answer), "assistant: Three things matter here.");
+        assert_eq!(text_preview("Plain note\nsecond"), "Plain note");
+        // Frontmatter without a role is not a turn; its body is what the node says.
+        assert_eq!(text_preview("---\ntags: [a]\n---\nBody"), "Body");
+    }
+
+    #[test]
+    fn control_characters_cannot_drive_the_terminal() {
+        assert_eq!(text_preview("a\u{1b}[2Jb\rc"), "a\u{FFFD}[2Jb\u{FFFD}c");
+    }
 }
