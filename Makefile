@@ -21,8 +21,9 @@ build:
 fmt:
 	$(CARGO) fmt --all -- --check
 
+# --profile test: clippy then shares the test build's build scripts (llama.cpp is compiled once).
 lint:
-	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --locked --profile test -- -D warnings
 
 unit:
 	@if $(CARGO) nextest --version >/dev/null 2>&1; then \

@@ -11,11 +11,11 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import mcp, pytest' >
   "$VENV/bin/pip" install -q --disable-pip-version-check 'mcp==2.3.0' 'pytest==9.2.0'
 fi
 
-# With --tests the features of build-time dependencies unify as they do for `cargo nextest run
-# --workspace` and `cargo clippy --all-targets`, so this reuses their build of llama.cpp; a plain
-# `cargo build -p easel-cli` resolves them differently and compiles llama.cpp's C++ a second
-# time (about 10 minutes on 2 cores).
-cargo build -q -p easel-cli --bins --tests --locked
+# The same build as `cargo nextest run --workspace` (which `make test` has just run, so this is
+# a no-op there): any other selection of packages or profile resolves the build scripts'
+# dependencies differently and compiles llama.cpp's C++ a second time (about 10 minutes on 2
+# cores). Integration tests need the `easel` binary, so this build puts it in target/debug.
+cargo test -q --workspace --no-run --locked
 TARGET_DIR="${CARGO_TARGET_DIR:-target}"
 case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$PWD/$TARGET_DIR" ;; esac
 export EASEL_BIN="$TARGET_DIR/debug/easel"
