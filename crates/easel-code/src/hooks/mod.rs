@@ -15,8 +15,11 @@
 mod input;
 mod settings;
 
-pub use input::{HookInput, edited_lines, workspace_root};
-pub use settings::{HOOK_EVENTS, InstallReport, hooks_settings, install, settings_path};
+pub use input::{HookInput, edited_lines, repo_root, workspace_root};
+pub use settings::{
+    CommandSource, HOOK_EVENTS, HookCommand, InstallReport, hook_command, hooks_settings, install,
+    settings_path,
+};
 
 use crate::board::{self, Action, BoardError, BoardOptions, Front};
 use crate::{BuildOptions, Graph, Node, NodeKind};
