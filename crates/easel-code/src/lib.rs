@@ -36,6 +36,7 @@ mod incremental;
 mod kept_graph;
 mod lang;
 mod model;
+mod op;
 mod resolve;
 mod sniff;
 pub mod views;
@@ -52,6 +53,7 @@ pub use impact::{
 };
 pub use lang::Lang;
 pub use model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
+pub use op::{CanvasInput, CodeCanvas};
 pub use sniff::{SkipReason, Skipped};
 pub use views::{
     BoardCard, BoardView, EvidenceCard, View, ViewFiles, architecture_view, board_view,
