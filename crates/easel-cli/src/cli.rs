@@ -298,9 +298,10 @@ pub enum HooksCmd {
         /// The project folder.
         #[arg(long, default_value = ".")]
         project: PathBuf,
-        /// The easel command the hooks run (a name on PATH or a full path).
-        #[arg(long, default_value = "easel")]
-        command: String,
+        /// The easel command the hooks run (a name on PATH or a full path). Default: `easel`
+        /// when the easel on PATH is this binary, else this binary's full path.
+        #[arg(long)]
+        command: Option<String>,
     },
 }
 

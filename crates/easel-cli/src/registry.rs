@@ -9,5 +9,6 @@ pub fn build() -> Registry {
     easel_ops::register(&mut registry);
     registry.register(easel_render::ops::CanvasRender);
     easel_llm::ops::register(&mut registry);
+    registry.register(easel_code::CodeCanvas::default());
     registry
 }

@@ -315,3 +315,24 @@ fn a_re_init_redraws_the_architecture_only_when_what_it_draws_changed() {
     assert_eq!(missing["board"]["created"], "E3", "{missing}");
     assert!(d.join(".codecanvas/architecture.svg").is_file());
 }
+
+/// The command line finds a repository's board from a subfolder, by the rule the `canvas`
+/// tool and the hooks use (the nearest folder above with a board).
+#[test]
+fn board_verbs_in_a_subfolder_work_on_the_repository_s_board() {
+    let r = repo();
+    let d = r.path();
+    ok(d, &["code", "init"]);
+    let sub = d.join("app");
+    let status = ok(&sub, &["code", "status"]);
+    assert!(status.contains("Board: "), "{status}");
+    ok(
+        &sub,
+        &["code", "claim", "settings drop b", "--kind", "finding"],
+    );
+    let impact = json(&sub, &["code", "impact", "merge_setting"]);
+    assert_eq!(impact["target"]["qualname"], "app.settings.merge_setting");
+    assert!(!sub.join(".codecanvas").exists());
+    let read = ok(d, &["code", "read"]);
+    assert!(read.contains("settings drop b"), "{read}");
+}

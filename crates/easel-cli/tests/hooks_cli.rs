@@ -235,8 +235,14 @@ fn install_writes_claude_code_settings_and_keeps_the_rest() {
         r#"{"permissions": {"allow": ["Bash(cargo test:*)"]}}"#,
     )
     .unwrap();
+    // The `easel` on PATH is this binary (a symlink to it): the hooks run plain `easel`.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("easel");
+    std::os::unix::fs::symlink(&exe, bin.join("easel")).unwrap();
     let out = Command::cargo_bin("easel")
         .unwrap()
+        .env("PATH", &bin)
         .args(["code", "hooks", "install", "--project"])
         .arg(dir.path())
         .output()
@@ -245,6 +251,12 @@ fn install_writes_claude_code_settings_and_keeps_the_rest() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("the hooks run 'easel' (the easel on PATH is this binary)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
     );
     let written: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join(".claude/settings.json")).unwrap())
@@ -264,6 +276,7 @@ fn install_writes_claude_code_settings_and_keeps_the_rest() {
     // Installing again replaces Easel's entries instead of adding more.
     Command::cargo_bin("easel")
         .unwrap()
+        .env("PATH", &bin)
         .args(["code", "hooks", "install", "--project"])
         .arg(dir.path())
         .assert()
@@ -272,4 +285,37 @@ fn install_writes_claude_code_settings_and_keeps_the_rest() {
         serde_json::from_slice(&std::fs::read(dir.path().join(".claude/settings.json")).unwrap())
             .unwrap();
     assert_eq!(again, written);
+}
+
+/// Installed from a build folder with no `easel` on PATH, the hooks run that binary by its
+/// full path: a bare `easel` would fail on every tool call, silently.
+#[test]
+fn install_from_a_build_folder_writes_the_binary_s_full_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = Command::cargo_bin("easel")
+        .unwrap()
+        .env("PATH", &empty)
+        .args(["--json", "code", "hooks", "install", "--project"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exe = std::fs::canonicalize(assert_cmd::cargo::cargo_bin("easel")).unwrap();
+    let exe = exe.to_str().unwrap();
+    assert_eq!(report["command"], exe);
+    assert_eq!(report["command_source"], "not_on_path");
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join(".claude/settings.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        written["hooks"]["PreToolUse"][0]["hooks"][0]["command"],
+        format!("{exe} code hook pre-tool-use")
+    );
 }

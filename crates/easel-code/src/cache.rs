@@ -5,6 +5,7 @@
 
 use crate::error::CodeError;
 use crate::files::Files;
+use crate::sniff::SkipReason;
 use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -43,7 +44,12 @@ struct Pack<'a> {
     entries: Vec<([u8; 32], Raw<'a>)>,
     /// Path → (size and modification time, content key) of the last run.
     stamps: Vec<(String, Stamp, [u8; 32])>,
+    /// Content keys of files that were not parsed, and why: not tried again while unchanged.
+    failed: Vec<([u8; 32], SkipReason)>,
 }
+
+/// A file the build did not parse, for the cache: its path, stamp, content key and why.
+pub(crate) type FailedFile = (String, Option<Stamp>, [u8; 32], SkipReason);
 
 /// Encoded bytes, written and read as one block (postcard encodes them as a `Vec<u8>` would
 /// be: a length, then the bytes), and read without copying them.
@@ -102,6 +108,7 @@ pub(crate) struct Cache {
     bytes: Vec<u8>,
     map: HashMap<[u8; 32], std::ops::Range<usize>>,
     stamps: HashMap<String, (Stamp, [u8; 32])>,
+    failed: HashMap<[u8; 32], SkipReason>,
 }
 
 impl Cache {
@@ -115,7 +122,7 @@ impl Cache {
         if !matches!(postcard::take_from_bytes::<&str>(&bytes), Ok((f, _)) if f == FORMAT) {
             return Cache::default();
         }
-        let (map, stamps) = match postcard::from_bytes::<Pack>(&bytes) {
+        let (map, stamps, failed) = match postcard::from_bytes::<Pack>(&bytes) {
             Ok(p) if p.format == FORMAT => {
                 let base = bytes.as_ptr() as usize;
                 let mut map = HashMap::with_capacity(p.entries.len());
@@ -125,7 +132,8 @@ impl Cache {
                 }));
                 let mut stamps = HashMap::with_capacity(p.stamps.len());
                 stamps.extend(p.stamps.into_iter().map(|(path, st, k)| (path, (st, k))));
-                (map, stamps)
+                let failed = p.failed.into_iter().collect();
+                (map, stamps, failed)
             }
             Ok(_) => return Cache::default(),
             Err(e) => {
@@ -133,7 +141,17 @@ impl Cache {
                 return Cache::default();
             }
         };
-        Cache { bytes, map, stamps }
+        Cache {
+            bytes,
+            map,
+            stamps,
+            failed,
+        }
+    }
+
+    /// Why the file with this content key was not parsed last time, if it was not.
+    pub(crate) fn failed(&self, key: &[u8; 32]) -> Option<SkipReason> {
+        self.failed.get(key).copied()
     }
 
     /// The encoded facts stored under `key`.
@@ -184,6 +202,7 @@ impl Cache {
         keys: &[[u8; 32]],
         stamps: &[Option<Stamp>],
         facts: &Files,
+        failed: &[FailedFile],
     ) -> Result<(), CodeError> {
         let dir = root.join(CACHE_DIR);
         let io = |path: &Path, e: std::io::Error| CodeError::Io {
@@ -219,10 +238,19 @@ impl Cache {
             postcard::to_stdvec(&FORMAT).map_err(|e| io(&dir, std::io::Error::other(e)))?;
         stamp_bytes
             .extend(postcard::to_stdvec(&stamps).map_err(|e| io(&dir, std::io::Error::other(e)))?);
+        // The failed files' stamps lead to their keys, and the keys to why they failed; they
+        // are kept out of `stamps.bin`, whose fast path is for builds where every file counts.
+        let mut all_stamps = stamps;
+        all_stamps.extend(
+            failed
+                .iter()
+                .filter_map(|(p, st, k, _)| Some((p.clone(), (*st)?, *k))),
+        );
         let pack = Pack {
             format: FORMAT,
             entries,
-            stamps,
+            stamps: all_stamps,
+            failed: failed.iter().map(|(_, _, k, r)| (*k, *r)).collect(),
         };
         // The facts first: stamps that point at content keys the pack lacks would only cost a
         // parse, but the other way round costs nothing either.

@@ -4,11 +4,13 @@
 //! The facts of a file depend on nothing but its bytes and its path, so they are what the
 //! cache keeps (by content hash) and what is computed in parallel.
 
+use crate::budget::{Budget, Failure};
 use crate::lang::Lang;
+use crate::sniff::SkipReason;
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 use streaming_iterator::StreamingIterator;
-use tree_sitter::{Node, Parser, Query, QueryCursor};
+use tree_sitter::{Node, Parser, Query, QueryCursor, QueryCursorOptions};
 
 /// One step of a dotted expression: `a.b().c` is `[Name a, Name b, Call, Name c]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -403,18 +405,31 @@ pub fn check_query(lang: Lang) -> Result<(), String> {
     compiled(lang).map(|_| ())
 }
 
-/// Extract the facts of one file.
+/// Extract the facts of one file. Bytes that are not UTF-8 are read as Latin-1 (see
+/// [`crate::sniff`]); a file whose parse or query runs over its time budget fails.
 pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> {
+    extract_within(lang, path, src).map_err(|f| match f {
+        Failure::Skip(r) => format!("{path}: {}", r.describe()),
+        Failure::Error(e) => e,
+    })
+}
+
+/// [`extract`], telling a file skipped for its budget from other failures.
+pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, Failure> {
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
     }
+    let src: &[u8] = &crate::sniff::readable(src);
+    let budget = Budget::for_size(src.len());
     let parse = || {
         PARSER.with(|p| {
             let mut p = p.borrow_mut();
             p.set_language(&lang.grammar())
                 .map_err(|e| format!("grammar for {}: {e}", lang.name()))?;
-            p.parse(src, None)
-                .ok_or_else(|| format!("{path}: the parser gave up"))
+            budget.parse(&mut p, src).map_err(|f| match f {
+                Failure::Error(e) => Failure::Error(format!("{path}: {e}")),
+                skip => skip,
+            })
         })
     };
     // Compiling a language's query takes several milliseconds (tree-sitter analyses it against
@@ -426,7 +441,7 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             (c, tree)
         }
     };
-    let (c, tree) = (c?, tree?);
+    let (c, tree) = (c.map_err(Failure::Error)?, tree?);
     let mut x = Extractor {
         lang,
         src,
@@ -451,7 +466,13 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
         lex_parent: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&c.query, tree.root_node(), src);
+    let mut progress = budget.query_progress();
+    let mut matches = cursor.matches_with_options(
+        &c.query,
+        tree.root_node(),
+        src,
+        QueryCursorOptions::new().progress_callback(&mut progress),
+    );
     while let Some(m) = matches.next() {
         let get = |idx: Option<u32>| -> Option<Node> {
             let idx = idx?;
@@ -617,8 +638,15 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
             x.pending.push(Pending::With(n));
         }
     }
+    drop(matches);
+    if budget.is_over() {
+        return Err(Failure::Skip(SkipReason::QueryBudget));
+    }
     if x.facts.defs.is_empty() {
-        x.generic_defs(tree.root_node())?;
+        x.generic_defs(tree.root_node(), Some(&budget))?;
+        if budget.is_over() {
+            return Err(Failure::Skip(SkipReason::QueryBudget));
+        }
     }
     x.finish_defs();
     x.finish_pending();
@@ -672,7 +700,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         lits: Default::default(),
         lex_parent: Vec::new(),
     };
-    x.generic_defs(tree.root_node())?;
+    x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts
         .defs
         .into_iter()
@@ -826,11 +854,18 @@ impl<'s, 't> Extractor<'s, 't> {
         });
     }
 
-    fn generic_defs(&mut self, root: Node<'t>) -> Result<(), String> {
+    fn generic_defs(&mut self, root: Node<'t>, budget: Option<&Budget>) -> Result<(), String> {
         let q = generic_query(self.lang)?;
         let mut cursor = QueryCursor::new();
         let mut found = Vec::new();
-        let mut it = cursor.matches(q, root, self.src);
+        let unlimited = Budget::unlimited();
+        let mut progress = budget.unwrap_or(&unlimited).query_progress();
+        let mut it = cursor.matches_with_options(
+            q,
+            root,
+            self.src,
+            QueryCursorOptions::new().progress_callback(&mut progress),
+        );
         while let Some(m) = it.next() {
             let (mut node, mut name) = (None, None);
             for c in m.captures() {

@@ -46,6 +46,10 @@ pub struct Impact {
     /// `depth` hops, nearest first.
     pub blast_radius: Vec<Neighbor>,
     pub counts: ImpactCounts,
+    /// Other symbols the query named equally well, by qualified name, when the target was
+    /// picked among them by [`pick_symbol`]'s rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
 }
 
 /// How a symbol query matched.
@@ -219,9 +223,66 @@ pub fn find_symbol<'g>(graph: &'g Graph, query: &str) -> Result<&'g Node, CodeEr
     })
 }
 
+/// A symbol picked for a query, and the others it named equally well.
+#[derive(Debug, Clone)]
+pub struct Picked<'g> {
+    pub node: &'g Node,
+    /// The qualified names of the other candidates, most likely first.
+    pub alternatives: Vec<String>,
+}
+
+/// Like [`find_symbol`], but when several symbols match equally well, the most likely one is
+/// picked rather than an error returned: a function or class defined at the top level of its
+/// module before a method or nested definition (`helpers.url_for` before `Flask.url_for`),
+/// then the one with the most call sites, then the one whose module is the shallowest. Only
+/// when candidates tie on all of these is the query still ambiguous.
+pub fn pick_symbol<'g>(graph: &'g Graph, query: &str) -> Result<Picked<'g>, CodeError> {
+    let candidates = match find_symbol(graph, query) {
+        Ok(node) => {
+            return Ok(Picked {
+                node,
+                alternatives: Vec::new(),
+            });
+        }
+        Err(CodeError::Ambiguous { candidates, .. }) => candidates,
+        Err(e) => return Err(e),
+    };
+    let mut calls: HashMap<&str, usize> = HashMap::new();
+    for e in graph.edges.iter().filter(|e| e.kind == EdgeKind::Call) {
+        if candidates.contains(&e.to) {
+            *calls.entry(e.to.as_str()).or_insert(0) += 1;
+        }
+    }
+    let mut nodes: Vec<&Node> = candidates.iter().filter_map(|c| graph.node(c)).collect();
+    // Smaller is likelier.
+    let rank = |n: &Node| {
+        let local = n.id.split_once(':').map_or("", |(_, l)| l);
+        (
+            usize::from(local.contains('.')),
+            usize::MAX - calls.get(n.id.as_str()).copied().unwrap_or(0),
+            n.file.matches('/').count(),
+        )
+    };
+    nodes.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.id.cmp(&b.id)));
+    match nodes.as_slice() {
+        [first, second, ..] if rank(first) != rank(second) => Ok(Picked {
+            node: first,
+            alternatives: nodes[1..].iter().map(|n| n.qualname.clone()).collect(),
+        }),
+        _ => Err(CodeError::Ambiguous {
+            query: query.trim().to_string(),
+            candidates,
+        }),
+    }
+}
+
 /// Impact of changing `symbol`: direct callers and callees and the blast radius to `depth`.
+/// A name several symbols share is resolved by [`pick_symbol`]'s rule; the others are listed
+/// in [`Impact::alternatives`].
 pub fn impact(graph: &Graph, symbol: &str, depth: u32) -> Result<Impact, CodeError> {
-    let target = find_symbol(graph, symbol)?.clone();
+    let picked = pick_symbol(graph, symbol)?;
+    let alternatives = picked.alternatives;
+    let target = picked.node.clone();
     let by_id: HashMap<&str, &Node> = graph.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
     let mut parent: HashMap<&str, &str> = HashMap::new();
     let mut children: HashMap<&str, Vec<&str>> = HashMap::new();
@@ -370,6 +431,7 @@ pub fn impact(graph: &Graph, symbol: &str, depth: u32) -> Result<Impact, CodeErr
         callers,
         callees,
         blast_radius: blast,
+        alternatives,
     })
 }
 

@@ -21,6 +21,7 @@
 //! ```
 
 pub mod board;
+mod budget;
 mod builtins;
 mod cache;
 mod callgraph;
@@ -35,7 +36,9 @@ mod incremental;
 mod kept_graph;
 mod lang;
 mod model;
+mod op;
 mod resolve;
+mod sniff;
 pub mod views;
 
 pub use cache::CACHE_DIR;
@@ -44,9 +47,14 @@ pub use error::{CodeError, ErrorKind};
 pub use extract::{
     DefKind, FileFacts, GENERIC_QUERY, Seg, check_query, extract, generic_definitions,
 };
-pub use impact::{Impact, Neighbor, SymbolMatch, find_symbol, impact, search_symbols};
+pub use hooks::repo_root;
+pub use impact::{
+    Impact, Neighbor, Picked, SymbolMatch, find_symbol, impact, pick_symbol, search_symbols,
+};
 pub use lang::Lang;
 pub use model::{Edge, EdgeKind, Graph, Node, NodeKind, Unresolved};
+pub use op::{CanvasInput, CodeCanvas};
+pub use sniff::{SkipReason, Skipped};
 pub use views::{
     BoardCard, BoardView, EvidenceCard, View, ViewFiles, architecture_view, board_view,
     impact_view, symbol_slug, write_view,
@@ -68,6 +76,8 @@ type Loaded<'c> = (Got<'c>, [u8; 32], Option<cache::Stamp>);
 enum Got<'c> {
     Cached(files::Head, &'c [u8]),
     Parse(Vec<u8>, Lang),
+    /// Not parsed: binary, or it failed before (by its content key).
+    Skip(SkipReason),
 }
 
 /// The resolution state of the last build with the graph it was kept with (read side by side):
@@ -111,6 +121,9 @@ pub struct Built {
     pub stats: BuildStats,
     /// Files that could not be read or parsed, with the reason.
     pub problems: Vec<String>,
+    /// Files not parsed on purpose (over the size cap, binary, over their time budget), by
+    /// path.
+    pub skipped: Vec<Skipped>,
     /// Every file came from the cache and no file was added or removed since the last build
     /// that used the cache: the graph is the one that build made.
     pub unchanged: bool,
@@ -122,12 +135,21 @@ pub struct Built {
 /// Every source file under `root` that a language here knows, honouring `.gitignore`,
 /// `.ignore` and hidden files; paths relative to `root`, sorted.
 pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, CodeError> {
+    discover_all(root).map(|(files, _)| files)
+}
+
+/// Source files by path, with their language.
+type Found = Vec<(String, Lang)>;
+
+/// [`discover`], and the source files left out for their size.
+fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>), CodeError> {
     if !root.is_dir() {
         return Err(CodeError::NotADirectory {
             path: root.to_path_buf(),
         });
     }
     let mut out = Vec::new();
+    let mut large = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
@@ -148,9 +170,6 @@ pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, CodeError> {
         let Some(lang) = Lang::from_path(path) else {
             continue;
         };
-        if entry.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
-            continue;
-        }
         let Ok(rel) = path.strip_prefix(root) else {
             continue;
         };
@@ -159,10 +178,18 @@ pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, CodeError> {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
+        if entry.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
+            large.push(Skipped {
+                path: rel,
+                reason: SkipReason::TooLarge,
+            });
+            continue;
+        }
         out.push((rel, lang));
     }
     out.sort();
-    Ok(out)
+    large.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((out, large))
 }
 
 /// Build the graph of the repository at `root`.
@@ -180,7 +207,7 @@ pub fn build_then<T>(
     then: impl FnOnce(&Built) -> T,
 ) -> Result<(Built, T), CodeError> {
     let start = Instant::now();
-    let files = discover(root)?;
+    let (files, too_large) = discover_all(root)?;
     tracing::debug!(
         ms = start.elapsed().as_millis(),
         files = files.len(),
@@ -227,8 +254,12 @@ pub fn build_then<T>(
                 tracing::debug!(?stats, "the kept graph is current");
                 let built = Built {
                     graph,
-                    stats,
+                    stats: BuildStats {
+                        skipped: too_large.len(),
+                        ..stats
+                    },
                     problems: Vec::new(),
+                    skipped: too_large,
                     unchanged: true,
                     layout: None,
                 };
@@ -264,15 +295,27 @@ pub fn build_then<T>(
                 if let Some(st) = stamp
                     && st.older_than(settled)
                     && let Some(key) = cache.key_for(rel, st)
-                    && let Some((h, raw)) = cache.head(&key)
                 {
-                    return Ok((Got::Cached(h, raw), key, stamp));
+                    if let Some((h, raw)) = cache.head(&key) {
+                        return Ok((Got::Cached(h, raw), key, stamp));
+                    }
+                    if let Some(reason) = cache.failed(&key) {
+                        return Ok((Got::Skip(reason), key, stamp));
+                    }
                 }
                 let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
                 let lang = refine_lang(rel, *lang, &bytes);
                 let key = content_key(rel, lang, &bytes);
                 if let Some((h, raw)) = cache.head(&key) {
                     return Ok((Got::Cached(h, raw), key, stamp));
+                }
+                if let Some(reason) = cache.failed(&key) {
+                    return Ok((Got::Skip(reason), key, stamp));
+                }
+                // A video segment named `.ts` or data named `.c`: tree-sitter would spend
+                // seconds on it to find nothing.
+                if sniff::is_binary(&bytes) {
+                    return Ok((Got::Skip(SkipReason::Binary), key, stamp));
                 }
                 Ok((Got::Parse(bytes, lang), key, stamp))
             })();
@@ -297,9 +340,9 @@ pub fn build_then<T>(
                 .map(|&i| {
                     let r = match &results[i] {
                         Ok((Got::Parse(bytes, lang), ..)) => {
-                            extract::extract(*lang, &files[i].0, bytes)
+                            extract::extract_within(*lang, &files[i].0, bytes)
                         }
-                        _ => Err(String::new()),
+                        _ => Err(budget::Failure::Error(String::new())),
                     };
                     let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     if let Some(p) = opts.progress {
@@ -334,34 +377,56 @@ pub fn build_then<T>(
         ..BuildStats::default()
     };
     let mut problems = Vec::new();
+    let mut skipped = too_large;
+    let mut failed: Vec<cache::FailedFile> = Vec::new();
     let mut stamps = Vec::with_capacity(total);
-    for r in results {
+    for (i, r) in results.into_iter().enumerate() {
+        let rel = &files[i].0;
         let r = r.and_then(|(got, key, stamp)| {
             let (h, f) = match got {
                 Got::Cached(h, raw) => {
                     stats.cached += 1;
                     (h, files::Source::Raw(raw))
                 }
+                Got::Skip(reason) => {
+                    failed.push((rel.clone(), stamp, key, reason));
+                    return Ok(None);
+                }
                 Got::Parse(..) => {
-                    let f = parsed.next().unwrap_or_else(|| Err(String::new()))?;
+                    let f = match parsed.next() {
+                        Some(Ok(f)) => f,
+                        Some(Err(budget::Failure::Skip(reason))) => {
+                            failed.push((rel.clone(), stamp, key, reason));
+                            return Ok(None);
+                        }
+                        Some(Err(budget::Failure::Error(e))) => return Err(e),
+                        None => return Err(format!("{rel}: not parsed")),
+                    };
                     stats.parsed += 1;
                     (files::Head::of(&f), files::Source::Facts(Box::new(f)))
                 }
             };
-            Ok((h, f, key, stamp))
+            Ok(Some((h, f, key, stamp)))
         });
         match r {
-            Ok((h, f, key, stamp)) => {
+            Ok(Some((h, f, key, stamp))) => {
                 stamps.push(stamp);
                 stats.lines += u64::from(h.lines);
                 items.push((h, f));
                 keys.push(key);
             }
-            Err(e) => {
-                stats.skipped += 1;
-                problems.push(e);
-            }
+            Ok(None) => {}
+            Err(e) => problems.push(e),
         }
+    }
+    skipped.extend(failed.iter().map(|(path, _, _, reason)| Skipped {
+        path: path.clone(),
+        reason: *reason,
+    }));
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    stats.skipped = problems.len() + skipped.len();
+    for s in &skipped {
+        tracing::info!(path = %s.path, reason = s.reason.describe(), "skipped");
     }
     // A cache entry whose head decodes but whose rest does not: parsed again when read.
     let facts = files::Files::lazy(items, |h| {
@@ -372,8 +437,11 @@ pub fn build_then<T>(
             .unwrap_or_else(|e| panic!("no facts for {}: {e}", h.path))
     });
     tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
+    // A file skipped for the first time changes what the cache must remember.
+    let newly_failed = failed.iter().any(|(_, _, k, _)| cache.failed(k).is_none());
     let unchanged = opts.use_cache
         && stats.parsed == 0
+        && !newly_failed
         && problems.is_empty()
         && cache.len() == facts.len()
         && !cache.stale(&facts, &stamps);
@@ -389,6 +457,7 @@ pub fn build_then<T>(
         graph,
         stats,
         problems,
+        skipped,
         unchanged,
         layout: None,
     };
@@ -437,7 +506,7 @@ pub fn build_then<T>(
                 },
                 || match unchanged {
                     true => Ok(()),
-                    false => cache::Cache::store(root, cache, &keys, &stamps, facts),
+                    false => cache::Cache::store(root, cache, &keys, &stamps, facts, &failed),
                 },
             );
             tracing::debug!(ms = start.elapsed().as_millis(), "cache written");

@@ -151,11 +151,21 @@ fn a_missing_folder_is_a_clear_error() {
 fn a_file_that_is_not_valid_code_still_yields_its_module() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(root, "broken.py", "def (:\n  ))) class\n\x00\x01");
+    write(root, "broken.py", "def (:\n  ))) class\n\x01");
     write(root, "ok.py", "def f():\n    pass\n");
+    // NUL bytes say binary: not parsed, and reported as such.
+    write(root, "data.py", "def g():\n\x00\x00\x00");
     let built = build(root, &BuildOptions::default()).unwrap();
     assert!(built.graph.node("broken.py").is_some());
     assert!(built.graph.node("ok.py:f").is_some());
+    assert!(built.graph.node("data.py").is_none());
+    assert_eq!(
+        built.skipped,
+        vec![easel_code::Skipped {
+            path: "data.py".into(),
+            reason: easel_code::SkipReason::Binary
+        }]
+    );
 }
 
 #[test]
@@ -257,4 +267,111 @@ fn settled_unchanged_files_take_the_fast_path_and_any_change_leaves_it() {
     fs::remove_file(root.join("c.py")).unwrap();
     let removed = build(root, &cached()).unwrap();
     assert_eq!(removed.graph.call_pairs(), first.graph.call_pairs());
+}
+
+/// Bytes from a fixed generator (xorshift), so the test needs no random source.
+fn noise(len: usize, seed: u32) -> Vec<u8> {
+    let mut state = seed;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as u8
+        })
+        .collect()
+}
+
+/// Files that cost tree-sitter far more than their size (deep nesting, binary data with a
+/// source extension) and files over the size cap: the build finishes, parses the rest, and
+/// says which files it left out and why; a second build does not try them again.
+#[test]
+fn adversarial_files_are_skipped_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "ok.js",
+        "function f() { return g(); }\nfunction g() {}\n",
+    );
+    let depth = 50_000;
+    write(
+        root,
+        "deep.js",
+        &format!("x = {}{};\n", "[".repeat(depth), "]".repeat(depth)),
+    );
+    fs::write(root.join("noise.c"), noise(1 << 20, 0x2545_f491)).unwrap();
+    // An MPEG transport stream segment: 188-byte packets starting with 0x47, with padding.
+    let mut video = Vec::new();
+    for i in 0..2000u32 {
+        let mut packet = vec![0x47, 0x40, 0x11, 0x10];
+        packet.extend(noise(184, i + 1));
+        packet[10] = 0;
+        video.extend(packet);
+    }
+    fs::write(root.join("segment.ts"), video).unwrap();
+    write(root, "bundle.js", &"var a = 1;\n".repeat(200_000));
+    let built = build(root, &cached()).unwrap();
+    assert!(built.graph.node("ok.js:f").is_some());
+    let skipped: Vec<(&str, easel_code::SkipReason)> = built
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.reason))
+        .collect();
+    use easel_code::SkipReason::*;
+    assert_eq!(
+        skipped,
+        vec![
+            ("bundle.js", TooLarge),
+            ("deep.js", QueryBudget),
+            ("noise.c", Binary),
+            ("segment.ts", Binary)
+        ]
+    );
+    assert_eq!(built.stats.skipped, 4);
+    // The cache remembers: nothing is parsed again, the same files are reported.
+    let again = build(root, &cached()).unwrap();
+    assert_eq!(again.stats.parsed, 0);
+    assert_eq!(again.skipped, built.skipped);
+    assert_eq!(again.graph, built.graph);
+}
+
+/// Identifiers with letters beyond ASCII, in a UTF-8 file and in a Latin-1 one, keep them.
+#[test]
+fn non_ascii_identifiers_are_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "utf8.py",
+        "def café():\n    pass\n\ndef main():\n    café()\n",
+    );
+    fs::write(
+        root.join("latin.py"),
+        b"def th\xe9():\n    pass\n\ndef run():\n    th\xe9()\n",
+    )
+    .unwrap();
+    write(
+        root,
+        "app.js",
+        "function café() {}\nfunction main() { café(); }\n",
+    );
+    fs::write(
+        root.join("legacy.js"),
+        b"function d\xe9j\xe0() {}\nfunction go() { d\xe9j\xe0(); }\n",
+    )
+    .unwrap();
+    let built = build(root, &BuildOptions::default()).unwrap();
+    let pairs = built.graph.call_pairs();
+    for (from, to) in [
+        ("utf8.main", "utf8.café"),
+        ("latin.run", "latin.thé"),
+        ("app.main", "app.café"),
+        ("legacy.go", "legacy.déjà"),
+    ] {
+        assert!(
+            pairs.contains(&(from.to_string(), to.to_string())),
+            "{from} -> {to} missing: {pairs:?}"
+        );
+    }
 }

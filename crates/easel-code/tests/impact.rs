@@ -158,3 +158,61 @@ fn search_ranks_exact_matches_first() {
     let exact = search_symbols(&g, "merge_hooks", 3);
     assert_eq!(exact[0].node.qualname, "app.settings.merge_hooks");
 }
+
+/// Flask's `url_for` is both `Flask.url_for` (a method) and `helpers.url_for` (a function at
+/// the top level of its module): the impact of the bare name is the function's, and the
+/// method is named as the alternative rather than answered with an error.
+#[test]
+fn a_shared_name_picks_the_top_level_function_and_names_the_method() {
+    let g = graph_from_sources(&[
+        (
+            "flask/app.py",
+            "class Flask:\n    def url_for(self, e):\n        return e\n\n    def redirect(self):\n        return self.url_for('x')\n\n    def other(self):\n        return self.url_for('y')\n",
+        ),
+        (
+            "flask/helpers.py",
+            "def url_for(e):\n    return e\n\ndef link():\n    return url_for('z')\n",
+        ),
+    ])
+    .unwrap();
+    let i = impact(&g, "url_for", 2).unwrap();
+    assert_eq!(i.target.qualname, "flask.helpers.url_for");
+    assert_eq!(i.alternatives, vec!["flask.app.Flask.url_for"]);
+    let callers: Vec<&str> = i.callers.iter().map(|n| n.qualname.as_str()).collect();
+    assert_eq!(callers, vec!["flask.helpers.link"]);
+    // Between two functions at the same level, the most called one.
+    let g = graph_from_sources(&[
+        ("a.py", "def run():\n    pass\n"),
+        ("b.py", "def run():\n    pass\n\ndef main():\n    run()\n"),
+    ])
+    .unwrap();
+    let i = impact(&g, "run", 2).unwrap();
+    assert_eq!(i.target.id, "b.py:run");
+    assert_eq!(i.alternatives, vec!["a.run"]);
+    // The board says which one it picked and how to get another.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), "def run():\n    pass\n").unwrap();
+    std::fs::write(
+        dir.path().join("b.py"),
+        "def run():\n    pass\n\ndef main():\n    run()\n",
+    )
+    .unwrap();
+    let opts = easel_code::board::BoardOptions {
+        images: false,
+        ..easel_code::board::BoardOptions::new(easel_code::board::Front::Mcp, "mcp:test")
+    };
+    easel_code::board::run(dir.path(), easel_code::board::Action::Init, &opts).unwrap();
+    let out = easel_code::board::run(
+        dir.path(),
+        easel_code::board::Action::Impact {
+            symbol: "run".into(),
+            depth: 2,
+            max_nodes: 20,
+        },
+        &opts,
+    )
+    .unwrap();
+    let text = out.text();
+    assert!(text.contains("Picked b.run among 2 symbols"), "{text}");
+    assert!(text.contains("the others: a.run"), "{text}");
+}

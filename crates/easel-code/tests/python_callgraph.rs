@@ -7,7 +7,7 @@
 //! `=== callgraph` is followed by the expected graph as a JSON object. The graph we build is
 //! turned into that shape by [`easel_code::call_graph`], the same function behind
 //! `easel code graph --callgraph`, and scored edge by edge: precision and recall per category
-//! and overall. The overall aims are those we hold the resolver to on the published benchmark.
+//! and overall. Each suite is gated at what it measures (see `GATES`).
 //! `tests/pycg-heldout` holds more cases in the same format, written without looking at the
 //! resolver and scored the same way; `tests/pycg-heldout2` is a second such set, written later,
 //! `tests/pycg-heldout3` a third, written after the first two had been used for tuning, and
@@ -17,8 +17,22 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-const MIN_PRECISION: f64 = 0.95;
-const MIN_RECALL: f64 = 0.85;
+/// Each suite is held to what it measures today, a hair below (less than one edge): a change
+/// that loses one right edge or adds one wrong edge in a suite fails, rather than passing under
+/// the aims for the published benchmark (95% precision, 85% recall), far below what the
+/// suites measure. A change that gains edges raises its suite's line here.
+const GATES: &[(&str, f64, f64)] = &[
+    // Measured: 501 of 502 edges right, 501 of 503 found.
+    ("tests/pycg", 0.9975, 0.9955),
+    // 221 of 221 right, 221 of 223 found.
+    ("tests/pycg-heldout", 0.9995, 0.9905),
+    // 153 of 155 right, 153 of 156 found.
+    ("tests/pycg-heldout2", 0.9865, 0.9805),
+    // 187 of 188 right, 187 of 194 found.
+    ("tests/pycg-heldout3", 0.9942, 0.9635),
+    // 145 of 145 right, all found.
+    ("tests/pycg-heldout4", 0.9995, 0.9995),
+];
 
 type Edges = BTreeSet<(String, String)>;
 
@@ -160,6 +174,9 @@ fn pycg_heldout4_suite() {
 }
 
 fn score_suite(folder: &str) {
+    let Some(&(_, min_precision, min_recall)) = GATES.iter().find(|(f, ..)| *f == folder) else {
+        panic!("{folder} has no gate in GATES");
+    };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut categories: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
@@ -209,8 +226,8 @@ fn score_suite(folder: &str) {
         eprintln!("  {f}");
     }
     assert!(
-        total.precision() >= MIN_PRECISION && total.recall() >= MIN_RECALL,
-        "precision {:.3} (min {MIN_PRECISION}), recall {:.3} (min {MIN_RECALL})\n{}",
+        total.precision() >= min_precision && total.recall() >= min_recall,
+        "precision {:.4} (min {min_precision}), recall {:.4} (min {min_recall})\n{}",
         total.precision(),
         total.recall(),
         failures.join("\n")

@@ -36,7 +36,6 @@
 
 #![warn(missing_docs)]
 
-pub mod code_tool;
 pub mod error;
 pub mod http;
 pub mod prompts;

@@ -1,12 +1,11 @@
 //! The MCP handler: tools from [`crate::tools`], canvases as `canvas://` resources.
 
-use crate::code_tool::{self, CodeTool};
 use crate::error::ToolError;
 use crate::prompts;
 use crate::thread::{self, Models};
 use crate::tools::{self, ToolSpec};
 use easel_core::Actor;
-use easel_ops::{Cancel, Ctx, OpEvent, Registry};
+use easel_ops::{Cancel, Ctx, OpEvent, OpOutput, Registry};
 use easel_vault::Vault;
 use easel_vault::canvas as ops;
 use rmcp::model::{
@@ -40,7 +39,6 @@ pub struct EaselMcp {
     vault: Vault,
     registry: Arc<Registry>,
     tools: Arc<Vec<Tool>>,
-    code: Arc<CodeTool>,
     state: Arc<State>,
 }
 
@@ -68,21 +66,6 @@ fn to_tool(spec: ToolSpec) -> Tool {
     };
     Tool::new(spec.name, spec.description, Arc::new(schema))
         .with_title(title)
-        .with_annotations(annotations)
-}
-
-/// The code canvas tool, which works on a repository rather than the vault.
-fn code_tool_spec() -> Tool {
-    let schema = match code_tool::schema() {
-        serde_json::Value::Object(m) => m,
-        _ => serde_json::Map::new(),
-    };
-    let annotations = ToolAnnotations::new()
-        .read_only(false)
-        .destructive(false)
-        .open_world(false);
-    Tool::new(code_tool::NAME, code_tool::DESCRIPTION, Arc::new(schema))
-        .with_title("Code canvas: impact and evidence board")
         .with_annotations(annotations)
 }
 
@@ -156,12 +139,10 @@ impl EaselMcp {
                 .filter(|s| !registry.contains(s.name))
                 .map(to_tool),
         );
-        list.push(code_tool_spec());
         EaselMcp {
             vault,
             registry,
             tools: Arc::new(list),
-            code: Arc::new(CodeTool::default()),
             state: Arc::default(),
         }
     }
@@ -182,7 +163,7 @@ impl EaselMcp {
         arguments: Option<serde_json::Map<String, serde_json::Value>>,
         actor: Actor,
         context: &RequestContext<RoleServer>,
-    ) -> Result<String, ToolError> {
+    ) -> Result<OpOutput, ToolError> {
         let cancel = Cancel::new();
         let mut ctx = Ctx::new(self.vault.clone(), actor).with_cancel(cancel.clone());
         let on_cancel = {
@@ -313,21 +294,6 @@ impl ServerHandler for EaselMcp {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let actor = actor_for(&context);
-        if request.name == code_tool::NAME {
-            let code = self.code.clone();
-            // Parsing and drawing are CPU-bound and do file IO.
-            let outcome =
-                tokio::task::spawn_blocking(move || code.call(actor.as_str(), request.arguments))
-                    .await
-                    .unwrap_or_else(|e| {
-                        Err(ToolError::failure(format!("the tool canvas stopped: {e}")))
-                    });
-            return Ok(match outcome {
-                Ok(blocks) => CallToolResult::success(blocks),
-                Err(e) => tool_error_result("canvas", &e),
-            }
-            .into());
-        }
         let name = request.name.to_string();
         let tool = name.clone();
         let arguments = request.arguments;
@@ -356,7 +322,10 @@ impl ServerHandler for EaselMcp {
                 .unwrap_or_else(|e| {
                     Err(ToolError::failure(format!("the tool {tool} stopped: {e}")))
                 })
-                .map(|o| o.text)
+                .map(|o| OpOutput {
+                    json: o.text,
+                    images: Vec::new(),
+                })
         } else {
             Err(self.registry.unknown(&name).into())
         };
@@ -365,7 +334,8 @@ impl ServerHandler for EaselMcp {
             // clients read the text; a copy in `structuredContent` doubled every response (a
             // 1,000-node canvas_read is 280 kB) and took canvas_read's p99 over stdio from 4.8
             // to 7.9 ms (BENCHMARKS.md). Errors keep a small structured `error` object.
-            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            // Pictures (the code canvas's views) follow as image blocks.
+            Ok(out) => CallToolResult::success(tools::content_of(out)),
             Err(e) => tool_error_result(&tool, &e),
         }
         .into())

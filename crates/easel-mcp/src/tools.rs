@@ -9,11 +9,12 @@
 //! conversation tools in [`crate::thread`]).
 
 use crate::error::ToolError;
+use base64::Engine;
 use easel_canvas::json::Value;
 use easel_core::{Actor, is_operation_name, spell_hint};
-use easel_ops::{Ctx, OpError, OpInfo, Registry};
+use easel_ops::{Ctx, OpError, OpInfo, OpOutput, Registry};
 use easel_vault::Vault;
-use rmcp::model::{Tool, ToolAnnotations};
+use rmcp::model::{ContentBlock, Tool, ToolAnnotations};
 use serde_json::Value as Json;
 use std::sync::Arc;
 
@@ -65,18 +66,32 @@ pub fn call(
     arguments: Option<serde_json::Map<String, Json>>,
 ) -> Result<String, ToolError> {
     let ctx = Ctx::new(vault.clone(), actor.clone());
-    call_in(registry, &ctx, name, arguments)
+    Ok(call_in(registry, &ctx, name, arguments)?.json)
 }
 
-/// [`call`] with a prepared context (cancellation, progress).
+/// [`call`] with a prepared context (cancellation, progress), keeping the pictures the
+/// operation returned beside its JSON.
 pub fn call_in(
     registry: &Registry,
     ctx: &Ctx,
     name: &str,
     arguments: Option<serde_json::Map<String, Json>>,
-) -> Result<String, ToolError> {
+) -> Result<OpOutput, ToolError> {
     let args = arguments.map_or(Json::Null, Json::Object);
-    Ok(registry.call(ctx, name, args)?.json)
+    Ok(registry.call(ctx, name, args)?)
+}
+
+/// An operation's output as MCP content: the JSON as one text block, then each picture as an
+/// image block (a model client sees the views the code canvas draws).
+pub fn content_of(out: OpOutput) -> Vec<ContentBlock> {
+    let mut blocks = vec![ContentBlock::text(out.json)];
+    for image in out.images {
+        blocks.push(ContentBlock::image(
+            base64::engine::general_purpose::STANDARD.encode(&image.data),
+            image.mime_type,
+        ));
+    }
+    blocks
 }
 
 /// One tool as listed to clients.

@@ -53,7 +53,7 @@ pub use ctx::{Cancel, Ctx, EventSink, OpEvent};
 pub use easel_core::{Actor, Diagnostic, ErrorKind, RunId};
 pub use effect::Effect;
 pub use error::OpError;
-pub use op::{DynOp, Op, OpInfo, OpOutput, Typed, input_schema};
+pub use op::{DynOp, Op, OpImage, OpInfo, OpOutput, Typed, input_schema};
 pub use registry::Registry;
 
 /// Adds this crate's operations to `registry`, in the order clients list them.

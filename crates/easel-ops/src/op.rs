@@ -66,19 +66,50 @@ pub struct OpInfo {
     pub input_schema: Json,
 }
 
-/// The compact JSON text an operation produced.
+/// The compact JSON text an operation produced, and the pictures that go with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpOutput {
     /// Compact JSON.
     pub json: String,
+    /// Pictures for a client that shows them (MCP sends each as an image after the JSON);
+    /// front ends that print JSON only leave them out, so the JSON must name them (a path).
+    pub images: Vec<OpImage>,
+}
+
+/// A picture an operation returns beside its JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpImage {
+    /// `image/png`.
+    pub mime_type: String,
+    /// The encoded picture.
+    pub data: Vec<u8>,
+}
+
+impl OpImage {
+    /// A PNG picture.
+    pub fn png(data: Vec<u8>) -> OpImage {
+        OpImage {
+            mime_type: "image/png".to_string(),
+            data,
+        }
+    }
 }
 
 impl OpOutput {
     /// The output of a serialisable value.
     pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<OpOutput, OpError> {
         serde_json::to_string(value)
-            .map(|json| OpOutput { json })
+            .map(|json| OpOutput {
+                json,
+                images: Vec::new(),
+            })
             .map_err(|e| OpError::failure(format!("could not encode the result: {e}")))
+    }
+
+    /// The same output with these pictures.
+    pub fn with_images(mut self, images: Vec<OpImage>) -> OpOutput {
+        self.images = images;
+        self
     }
 }
 

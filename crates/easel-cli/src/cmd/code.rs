@@ -15,6 +15,9 @@ pub fn run(out: &Output, cmd: CodeCmd) -> anyhow::Result<()> {
     match cmd {
         CodeCmd::Init { dir } => init(out, &dir),
         CodeCmd::Impact { symbol, depth, dir } => {
+            // The board of the repository the folder is in, found by the one rule the
+            // `canvas` tool and the hooks use too.
+            let dir = easel_code::repo_root(&dir);
             let built = build(&dir)?;
             let i = easel_code::impact(&built.graph, &symbol, depth)?;
             // With a board, the analysis is evidence too (as the `canvas` tool's impact).
@@ -139,6 +142,8 @@ struct InitResult {
     /// Calls to the language's builtins and standard library, not counted as unresolved.
     builtin_calls: usize,
     problems: Vec<String>,
+    /// Files not parsed on purpose, with why: over the size cap, binary, over their budget.
+    skipped: Vec<easel_code::Skipped>,
     board: board::Outcome,
 }
 
@@ -189,6 +194,7 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
         unresolved: g.unresolved.len(),
         builtin_calls: g.builtin_calls.len(),
         problems: built.problems.clone(),
+        skipped: built.skipped.clone(),
         board: recorded,
     };
     out.emit(&r, |r| {
@@ -215,6 +221,9 @@ fn init(out: &Output, dir: &Path) -> anyhow::Result<()> {
         );
         for p in &r.problems {
             outln!("skipped {p}");
+        }
+        for s in &r.skipped {
+            outln!("not parsed: {} ({})", s.path, s.reason.describe());
         }
         outln!("graph written to {}", r.graph);
         outln!();
@@ -266,6 +275,13 @@ fn print_impact(i: &easel_code::Impact) {
             );
         }
     };
+    if !i.alternatives.is_empty() {
+        outln!(
+            "picked among {} symbols of that name (top-level before methods, then the most called); the others: {}",
+            i.alternatives.len() + 1,
+            i.alternatives.join(", ")
+        );
+    }
     list("callers", &i.callers);
     list("callees", &i.callees);
     if !i.blast_radius.is_empty() {

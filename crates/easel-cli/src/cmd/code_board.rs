@@ -15,6 +15,8 @@ pub fn run(out: &Output, cmd: BoardCmd) -> anyhow::Result<()> {
         BoardCmd::Read { dir } => (dir.dir, Action::Read),
         BoardCmd::Task { task_id, dir } => (dir.dir, Action::TaskSelect { task_id }),
     };
+    // The same rule as the `canvas` tool and the hooks: a subfolder works on its repository.
+    let dir = easel_code::repo_root(&dir);
     let outcome = board::run(&dir, action, &options())?;
     emit(out, &outcome)
 }

@@ -4,6 +4,7 @@
 use crate::cli::{HookArg, HooksCmd};
 use crate::output::Output;
 use easel_code::hooks::{self, HookEvent};
+use serde::Serialize;
 use std::io::Read;
 
 /// Runs one hook. Always succeeds: a hook that fails must not disturb the agent's session.
@@ -27,14 +28,47 @@ pub fn hook(event: HookArg) -> anyhow::Result<()> {
 pub fn run(out: &Output, cmd: HooksCmd) -> anyhow::Result<()> {
     match cmd {
         HooksCmd::Install { project, command } => {
-            let report = hooks::install(&project, &command)?;
-            out.emit(&report, |r| {
+            let exe = std::env::current_exe()
+                .map_err(|e| anyhow::anyhow!("cannot find the running easel binary: {e}"))
+                .or_else(|e| match &command {
+                    Some(_) => Ok(std::path::PathBuf::new()),
+                    None => Err(e.context(
+                        "hint: name the command the hooks should run with --command /full/path/to/easel",
+                    )),
+                })?;
+            let chosen = hooks::hook_command(
+                command.as_deref(),
+                std::env::var_os("PATH").as_deref(),
+                &exe,
+            );
+            let report = hooks::install(&project, &chosen.command)?;
+            #[derive(Serialize)]
+            struct Installed {
+                #[serde(flatten)]
+                report: hooks::InstallReport,
+                command_source: hooks::CommandSource,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                other_easel: Option<std::path::PathBuf>,
+                #[serde(skip)]
+                described: String,
+            }
+            let r = Installed {
+                report,
+                command_source: chosen.source,
+                other_easel: chosen.other.clone(),
+                described: chosen.describe(),
+            };
+            out.emit(&r, |r| {
                 outln!(
                     "{} {} with Easel's hooks ({}):",
-                    if r.created { "created" } else { "updated" },
-                    r.path.display(),
-                    if r.replaced > 0 {
-                        format!("replaced {} from an earlier install", r.replaced)
+                    if r.report.created {
+                        "created"
+                    } else {
+                        "updated"
+                    },
+                    r.report.path.display(),
+                    if r.report.replaced > 0 {
+                        format!("replaced {} from an earlier install", r.report.replaced)
                     } else {
                         "other settings kept".to_string()
                     }
@@ -42,6 +76,7 @@ pub fn run(out: &Output, cmd: HooksCmd) -> anyhow::Result<()> {
                 for (event, matcher, _) in hooks::HOOK_EVENTS {
                     outln!("  {:<13} {matcher}", event.name());
                 }
+                outln!("{}", r.described);
             })
         }
     }

@@ -405,6 +405,7 @@ fn kept_architecture(
             e.id, built.stats.files, built.stats.lines
         )
     };
+    let result = result + &skipped_note(built);
     Ok(Some(Outcome {
         action: "init",
         created: None,
@@ -505,14 +506,39 @@ pub fn record_architecture(
         result.push_str(&format!("\nMost called: {name} ({callers} callers)."));
     }
     result.push_str(&notes);
+    result.push_str(&skipped_note(built));
+    finish(&store, "init", Some(id), result, &state, images, opts)
+}
+
+/// The files a build did not read or parse, and why, as lines of a result.
+fn skipped_note(built: &Built) -> String {
+    const SHOWN: usize = 10;
+    let mut out = String::new();
+    if !built.skipped.is_empty() {
+        let names: Vec<String> = built
+            .skipped
+            .iter()
+            .take(SHOWN)
+            .map(|s| format!("{} ({})", s.path, s.reason.describe()))
+            .collect();
+        out.push_str(&format!(
+            "\nNot parsed: {} files: {}",
+            built.skipped.len(),
+            names.join(", ")
+        ));
+        if built.skipped.len() > SHOWN {
+            out.push_str(&format!(", and {} more", built.skipped.len() - SHOWN));
+        }
+        out.push('.');
+    }
     if !built.problems.is_empty() {
-        result.push_str(&format!(
+        out.push_str(&format!(
             "\nSkipped {} files: {}",
             built.problems.len(),
             built.problems.join("; ")
         ));
     }
-    finish(&store, "init", Some(id), result, &state, images, opts)
+    out
 }
 
 /// The function with the most distinct callers, by a name that finds it again.
@@ -642,6 +668,13 @@ fn impact_on(
         result.push_str(&format!(" ({})", per.join(", ")));
     }
     result.push('.');
+    if !impact.alternatives.is_empty() {
+        result.push_str(&format!(
+            "\nPicked {symbol} among {} symbols of that name (top-level before methods, then the most called); the others: {}. Pass a qualified name to see another.",
+            impact.alternatives.len() + 1,
+            impact.alternatives.join(", ")
+        ));
+    }
     let list = |title: &str, ns: &[crate::Neighbor]| -> String {
         const SHOWN: usize = 8;
         if ns.is_empty() {

@@ -88,8 +88,8 @@ pub fn workspace_root(cwd: Option<&Path>, target: Option<&Path>) -> Option<PathB
         None => cwd.map(Path::to_path_buf),
     }?;
     let above = || start.ancestors().take_while(|d| !too_wide(d));
-    if let Some(board) = above().find(|d| crate::board::exists(d)) {
-        return Some(board.to_path_buf());
+    if let Some(board) = board_above(&start) {
+        return Some(board);
     }
     if let Some(cwd) = cwd.filter(|c| !too_wide(c) && start.starts_with(c) && marked(c)) {
         return Some(cwd.to_path_buf());
@@ -100,6 +100,29 @@ pub fn workspace_root(cwd: Option<&Path>, target: Option<&Path>) -> Option<PathB
     let file = target.filter(|t| t.is_file() && Lang::from_path(t).is_some())?;
     file.parent()
         .filter(|d| !too_wide(d))
+        .map(Path::to_path_buf)
+}
+
+/// The repository whose board a command, an MCP call or a hook run from `dir` works on: the
+/// nearest folder at or above `dir` (below the home folder) that has a board, else `dir`
+/// itself. The first step of [`workspace_root`], and what the command line and the `canvas`
+/// tool use for every action but `init`: `easel code status` in a subfolder finds the board
+/// of its repository as the hooks do. The path is absolute.
+pub fn repo_root(dir: &Path) -> PathBuf {
+    let abs = std::fs::canonicalize(dir)
+        .or_else(|_| std::path::absolute(dir))
+        .unwrap_or_else(|_| dir.to_path_buf());
+    board_above(&abs).unwrap_or(abs)
+}
+
+/// The nearest folder at or above `start`, below the home folder and `/`, with a board.
+fn board_above(start: &Path) -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let too_wide = |p: &Path| p.parent().is_none() || home.as_deref() == Some(p);
+    start
+        .ancestors()
+        .take_while(|d| !too_wide(d))
+        .find(|d| crate::board::exists(d))
         .map(Path::to_path_buf)
 }
 

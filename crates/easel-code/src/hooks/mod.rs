@@ -15,8 +15,11 @@
 mod input;
 mod settings;
 
-pub use input::{HookInput, edited_lines, workspace_root};
-pub use settings::{HOOK_EVENTS, InstallReport, hooks_settings, install, settings_path};
+pub use input::{HookInput, edited_lines, repo_root, workspace_root};
+pub use settings::{
+    CommandSource, HOOK_EVENTS, HookCommand, InstallReport, hook_command, hooks_settings, install,
+    settings_path,
+};
 
 use crate::board::{self, Action, BoardError, BoardOptions, Front};
 use crate::{BuildOptions, Graph, Node, NodeKind};
@@ -342,4 +345,57 @@ fn edited_symbols<'g>(graph: &'g Graph, rel: &str, lines: &[(u32, u32)]) -> Vec<
     }
     out.truncate(MAX_SYMBOLS);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn lock_is_free(root: &Path) -> bool {
+        let path = root.join(board::BOARD_DIR).join("hook-init.lock");
+        std::fs::File::open(path).unwrap().try_lock().is_ok()
+    }
+
+    /// A repository with a file of deep nesting and a video segment named `.ts`: the first
+    /// tool call's init finishes, says what it left out, and frees its lock.
+    #[test]
+    fn pre_tool_use_init_finishes_on_adversarial_files_and_frees_its_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        std::fs::write(root.join("app.py"), "def f():\n    pass\n").unwrap();
+        let depth = 50_000;
+        std::fs::write(
+            root.join("deep.js"),
+            format!("x = {}{};\n", "[".repeat(depth), "]".repeat(depth)),
+        )
+        .unwrap();
+        let mut video = Vec::new();
+        for i in 0..1000u32 {
+            video.extend([0x47, 0x40, 0x11, 0x10, 0, 0, (i % 251) as u8]);
+            video.extend(std::iter::repeat_n(0xff, 181));
+        }
+        std::fs::write(root.join("seg.ts"), video).unwrap();
+        let out = pre_tool_use(Some(root)).unwrap().unwrap();
+        assert!(out.starts_with("[Easel AUTO-INIT]"), "{out}");
+        assert!(out.contains("deep.js (too complex"), "{out}");
+        assert!(out.contains("seg.ts (binary, not text)"), "{out}");
+        assert!(board::exists(root));
+        assert!(lock_is_free(root));
+    }
+
+    /// An init that fails (its graph cannot be written) frees the lock too, so the next tool
+    /// call tries again instead of waiting on a lock nobody holds.
+    #[test]
+    fn a_failed_init_frees_its_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        std::fs::write(root.join("app.py"), "def f():\n    pass\n").unwrap();
+        // A folder where the graph file goes: writing it fails.
+        std::fs::create_dir_all(crate::graph_path(root)).unwrap();
+        assert!(pre_tool_use(Some(root)).is_err());
+        assert!(lock_is_free(root));
+    }
 }

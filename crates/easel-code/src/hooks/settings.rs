@@ -4,7 +4,6 @@ use super::HookEvent;
 use crate::board::BoardError;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The events, matchers and time limits (seconds) Easel installs. `PreToolUse` may parse a
@@ -19,6 +18,8 @@ pub const HOOK_EVENTS: [(HookEvent, &str, u32); 3] = [
 #[derive(Debug, Clone, Serialize)]
 pub struct InstallReport {
     pub path: PathBuf,
+    /// The easel command the hooks run, as written into the settings.
+    pub command: String,
     /// The file did not exist before.
     pub created: bool,
     /// Easel hooks from an earlier install that were replaced.
@@ -30,6 +31,105 @@ pub struct InstallReport {
 /// `<project>/.claude/settings.json`.
 pub fn settings_path(project: &Path) -> PathBuf {
     project.join(".claude").join("settings.json")
+}
+
+/// Why the hooks run the command they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandSource {
+    /// Named by the person installing (`--command`).
+    Given,
+    /// `easel`: the `easel` that `PATH` finds is the running binary.
+    Path,
+    /// The running binary's full path: `PATH` finds no `easel`, or another one.
+    NotOnPath,
+    /// The running binary's full path: `PATH` finds another `easel` (at `other`).
+    OtherOnPath,
+}
+
+/// The command the hooks run and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HookCommand {
+    pub command: String,
+    pub source: CommandSource,
+    /// The `easel` that `PATH` finds, when it is not the running binary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<PathBuf>,
+}
+
+impl HookCommand {
+    /// One line for people: what the hooks run and why.
+    pub fn describe(&self) -> String {
+        match (&self.source, &self.other) {
+            (CommandSource::Given, _) => format!("the hooks run '{}' (as given)", self.command),
+            (CommandSource::Path, _) => {
+                "the hooks run 'easel' (the easel on PATH is this binary)".to_string()
+            }
+            (CommandSource::OtherOnPath, Some(o)) => format!(
+                "the hooks run '{}' (the easel on PATH, {}, is another binary)",
+                self.command,
+                o.display()
+            ),
+            _ => format!("the hooks run '{}' (no easel on PATH)", self.command),
+        }
+    }
+}
+
+/// The command the hooks should run: `given` when there is one; else `easel` when the first
+/// `easel` on `path_var` (the `PATH` variable) is the running binary `exe` (compared as
+/// canonical paths, so a symlink on `PATH` to the binary counts), else `exe`'s full path, so
+/// that hooks installed by `./target/release/easel` run that binary rather than failing on
+/// every call.
+pub fn hook_command(
+    given: Option<&str>,
+    path_var: Option<&std::ffi::OsStr>,
+    exe: &Path,
+) -> HookCommand {
+    if let Some(g) = given {
+        return HookCommand {
+            command: g.to_string(),
+            source: CommandSource::Given,
+            other: None,
+        };
+    }
+    let exe = std::fs::canonicalize(exe).unwrap_or_else(|_| exe.to_path_buf());
+    let name = format!("easel{}", std::env::consts::EXE_SUFFIX);
+    let on_path = path_var
+        .into_iter()
+        .flat_map(std::env::split_paths)
+        .map(|d| d.join(&name))
+        .find(|c| is_executable(c));
+    match on_path {
+        Some(p) if std::fs::canonicalize(&p).is_ok_and(|c| c == exe) => HookCommand {
+            command: "easel".to_string(),
+            source: CommandSource::Path,
+            other: None,
+        },
+        other => HookCommand {
+            command: exe.to_string_lossy().into_owned(),
+            source: if other.is_some() {
+                CommandSource::OtherOnPath
+            } else {
+                CommandSource::NotOnPath
+            },
+            other,
+        },
+    }
+}
+
+fn is_executable(p: &Path) -> bool {
+    let Ok(m) = std::fs::metadata(p) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        m.is_file() && m.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        m.is_file()
+    }
 }
 
 fn command_for(easel: &str, event: HookEvent) -> String {
@@ -135,19 +235,18 @@ pub fn install(project: &Path, easel: &str) -> Result<InstallReport, BoardError>
     let mut bytes = serde_json::to_vec_pretty(&Value::Object(settings))
         .map_err(|e| bad(format!("cannot encode: {e}")))?;
     bytes.push(b'\n');
-    let dir = path.parent().unwrap_or(project);
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io(dir, e))?;
-    tmp.write_all(&bytes).map_err(|e| io(tmp.path(), e))?;
-    tmp.as_file().sync_all().map_err(|e| io(&path, e))?;
     // Claude Code or a person may have saved the file meanwhile: check just before replacing.
     let now = std::fs::read(&path).ok();
     if now != before {
         return Err(BoardError::SettingsChanged { path });
     }
-    tmp.persist(&path).map_err(|e| io(&path, e.error))?;
+    // The vault's one writer: a temporary file flushed to disk, renamed over the settings
+    // (whose permissions it keeps), and the folder flushed, so a crash leaves the old file or
+    // the new one.
+    easel_vault::write_atomic(&path, &bytes)?;
     Ok(InstallReport {
         path,
+        command: easel.to_string(),
         created: before.is_none(),
         replaced,
         hooks: ours,
@@ -188,6 +287,75 @@ mod tests {
             v["hooks"]["SessionStart"][0]["matcher"],
             "startup|resume|clear|compact"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_hooks_run_the_installing_binary_unless_path_finds_the_same_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("build").join("easel");
+        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let full = std::fs::canonicalize(&exe).unwrap();
+        // No easel on PATH: the full path.
+        let empty = dir.path().join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let c = hook_command(None, Some(empty.as_os_str()), &exe);
+        assert_eq!(c.source, CommandSource::NotOnPath);
+        assert_eq!(c.command, full.to_string_lossy());
+        // Another easel on PATH: the full path, and the other is named.
+        let other = dir.path().join("other");
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("easel"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(other.join("easel"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        let c = hook_command(None, Some(other.as_os_str()), &exe);
+        assert_eq!(c.source, CommandSource::OtherOnPath);
+        assert_eq!(c.command, full.to_string_lossy());
+        assert!(c.describe().contains("another binary"), "{}", c.describe());
+        // A symlink on PATH to this very binary: plain `easel`.
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::os::unix::fs::symlink(&exe, bin.join("easel")).unwrap();
+        let path = std::env::join_paths([&bin, &other]).unwrap();
+        let c = hook_command(None, Some(&path), &exe);
+        assert_eq!(
+            (c.command.as_str(), c.source),
+            ("easel", CommandSource::Path)
+        );
+        // What the person gave wins.
+        let c = hook_command(Some("my-easel"), Some(&path), &exe);
+        assert_eq!(
+            (c.command.as_str(), c.source),
+            ("my-easel", CommandSource::Given)
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_settings_keep_their_mode_and_a_new_file_is_not_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = settings_path(dir.path());
+        install(dir.path(), "easel").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        // A team's settings file is shared: made like any file the user creates (the umask
+        // decides), not private as a temporary file is (0600).
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "").unwrap();
+        let expected = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, expected, "{mode:o}");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        install(dir.path(), "easel").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        let left: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left.len(), 1, "{left:?}");
     }
 
     #[test]

@@ -48,6 +48,8 @@ CASES = {
     "note_edit": {"path": "Garden", "old_text": "May", "new_text": "June"},
     "llm_list": {},
     "canvas_render": {"path": "Board", "format": "png", "out": "Pictures/Board.png", "scale": 0.5},
+    # The code board of the vault (initialised by the fixture): an impact, recorded on it.
+    "canvas": {"action": "impact", "symbol": "helper"},
     # The embedded model, greedy: the same answer on both sides.
     "llm_ask": {"prompt": "Say hello", "temperature": 0, "max_tokens": 4, "model": "local:smollm2"},
 }
@@ -66,6 +68,9 @@ def fixture(root, easel):
     # One recorded change, so that ledger_list and ledger_undo have something to show.
     subprocess.run([easel, "--vault", str(root), "canvas", "fmt", "Board"],
                    check=True, capture_output=True)
+    # A code board at the vault's root, so that the code canvas has something to read.
+    (root / "tools.py").write_text("def helper():\n    pass\n\n\ndef main():\n    helper()\n")
+    subprocess.run([easel, "code", "init", str(root)], check=True, capture_output=True)
 
 
 def strip(value):

@@ -1,7 +1,9 @@
 """The `canvas` tool (code canvas) driven by the official MCP Python SDK: a full workflow on a
-sample repository, checking the three-part texts and decoding the inline PNG images."""
+sample repository inside the vault, checking the three-part answers (the operation's JSON) and
+decoding the inline PNG images; a repository outside the vault is refused."""
 
 import base64
+import json
 import struct
 
 import pytest
@@ -20,8 +22,8 @@ def anyio_backend():
 
 
 @pytest.fixture
-def repo(tmp_path):
-    r = tmp_path / "repo"
+def repo(vault):
+    r = vault / "repo"
     (r / "shop").mkdir(parents=True)
     (r / ".git").mkdir()
     (r / "shop" / "prices.py").write_text(
@@ -57,9 +59,11 @@ def png_size(data):
 async def call(s, args, images):
     """Calls canvas; checks the three parts and the number of images; returns (text, pngs)."""
     res = await s.call_tool("canvas", args)
-    text = res.content[0].text
-    assert not res.is_error, text
+    assert not res.is_error, res.content[0].text
     assert res.content[0].type == "text"
+    # The operation's JSON: the three parts, and where the pictures were written.
+    out = json.loads(res.content[0].text)
+    text = f"{out['result']}\n\n{out['board']}\n{out['next']}"
     board = [l for l in text.splitlines() if l.startswith("Board: ")]
     assert len(board) == 1, text
     assert text.splitlines()[-1].startswith("Next: "), text
@@ -116,12 +120,12 @@ async def test_a_full_workflow_with_texts_and_images(connect, repo):
         assert "[ ] shop.cart.Cart.total" in text
 
 
-async def test_errors_say_how_to_recover(connect, repo, tmp_path):
+async def test_errors_say_how_to_recover(connect, repo, vault):
     async with connect() as s:
-        res = await s.call_tool("canvas", {"action": "status", "repo_path": str(tmp_path)})
+        res = await s.call_tool("canvas", {"action": "status", "repo_path": str(vault)})
         assert res.is_error
         assert 'hint: run canvas(action="init") first' in res.content[0].text
-        res = await s.call_tool("canvas", {"action": "init", "repo_path": str(tmp_path / "none")})
+        res = await s.call_tool("canvas", {"action": "init", "repo_path": str(vault / "none")})
         assert res.is_error
         assert 'canvas(action="init", repo_path=".")' in res.content[0].text
 
@@ -134,3 +138,17 @@ async def test_errors_say_how_to_recover(connect, repo, tmp_path):
 
         res = await s.call_tool("canvas", {"action": "fly"})
         assert res.is_error and "use one of: init, impact" in res.content[0].text
+
+
+async def test_a_repository_outside_the_vault_is_refused(connect, vault, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "x.py").write_text("def f():\n    pass\n")
+    async with connect() as s:
+        for path in [str(outside), "../elsewhere", "/"]:
+            res = await s.call_tool("canvas", {"action": "init", "repo_path": path})
+            assert res.is_error, path
+            text = res.content[0].text
+            assert "inside the vault" in text and "hint: " in text, text
+            assert res.structured_content["error"]["kind"] == "invalid"
+    assert not (outside / ".codecanvas").exists()

@@ -21,6 +21,7 @@ TOOLS = {
     "ledger_list", "ledger_undo",
     "vault_list", "vault_search", "vault_query",
     "note_read", "note_write", "note_append", "note_edit",
+    "canvas_render", "llm_list", "llm_ask",
     "canvas",
     "thread_context", "thread_send",
 }
