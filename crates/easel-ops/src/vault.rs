@@ -429,7 +429,9 @@ fn loose_eq(a: &Json, b: &Json) -> bool {
     match (a, b) {
         (Json::String(x), Json::String(y)) => x.eq_ignore_ascii_case(y),
         (Json::String(s), other) | (other, Json::String(s)) => match other {
-            Json::Bool(b) => s.trim().eq_ignore_ascii_case(if *b { "true" } else { "false" }),
+            Json::Bool(b) => s
+                .trim()
+                .eq_ignore_ascii_case(if *b { "true" } else { "false" }),
             Json::Number(n) => s.trim().parse::<f64>().ok() == n.as_f64(),
             Json::Null => s.trim() == "null",
             _ => false,
