@@ -132,11 +132,10 @@ pub(crate) fn stage<'a>(
 }
 
 impl Staged<'_> {
-    /// Rename the temporary file over `target` (creating its folders). Does not flush the
+    /// Rename the temporary file over `target`, whose folder must exist. Does not flush the
     /// target's folder: the caller does, after recording the change.
     pub(crate) fn install(mut self, target: &Path) -> Result<(), VaultError> {
         let dir = parent_of(target)?;
-        fs::create_dir_all(dir).map_err(|e| VaultError::io("create the folder", dir, e))?;
         let Some(tmp) = self.tmp.take() else {
             return Err(VaultError::io(
                 "replace",

@@ -6,13 +6,13 @@
 //!
 //! 1. read the file and note its identity ([`Snapshot`]: revision plus inode, size and times);
 //! 2. save the old bytes as a blob, write the new bytes to `.easel/tmp/` and flush them;
-//! 3. under the ledger lock: check the file's identity again — if another program changed it
-//!    meanwhile, nothing is written and the caller starts over from its version — then append
-//!    the entry as pending and rename the new bytes into place;
+//! 3. under the ledger lock: append the entry as pending, check the file's identity again — if
+//!    another program changed it meanwhile, the entry is withdrawn, nothing is written and the
+//!    caller starts over from that version — and rename the new bytes into place;
 //! 4. flush the folder, and confirm the entry (flushing the ledger).
 //!
-//! The window in which an unlocked writer's edit can still be lost is step 3: one small
-//! `write` to the ledger between the check and the rename, instead of two flushes to disk.
+//! The window in which an unlocked writer's edit can still be lost is between the check and
+//! the rename: two system calls, instead of two flushes to disk.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -208,14 +208,21 @@ impl Vault {
             pending: false,
         };
 
+        if let Some(dir) = p.abs().parent() {
+            fs::create_dir_all(dir).map_err(|e| VaultError::io("create the folder", dir, e))?;
+        }
+
         let ledger_guard = lock::acquire(&dirs.ledger_lock(), "ledger", self.lock_timeout())?;
+        ledger::append_pending(&dirs.ledger, &entry)?;
+        // Checked after the append, so that nothing but the rename itself separates the check
+        // from the rename.
         if let Some(stamp) = stamp
             && Stamp::now(p)? != stamp
         {
             tracing::info!(path = %p, "the file changed while Easel was writing it (a program that takes no lock?); starting over from its version");
+            ledger::withdraw(&dirs.ledger, &entry.id)?;
             return Ok(None);
         }
-        ledger::append_pending(&dirs.ledger, &entry)?;
         let replaced = match staged {
             Some(staged) => staged.install(p.abs()),
             None => match fs::remove_file(p.abs()) {

@@ -7,7 +7,7 @@
 //!
 //! A change's entry is appended *before* its file is renamed into place, marked
 //! `"pending":true`, and confirmed after the rename by a line `{"done":"<id>"}` (or withdrawn by
-//! `{"void":"<id>"}` when the rename failed). A writer killed between the two leaves a pending
+//! `{"void":"<id>"}` when the rename failed or another program changed the file first). A writer killed between the two leaves a pending
 //! entry that nobody confirmed; [`settle`] decides whether its change happened from the
 //! evidence the ledger and the file hold: the next entry for the same file starts from the
 //! revision the file really had (every entry's `rev_before` is read under the file's lock), and
@@ -335,6 +335,8 @@ pub(crate) fn store_blob(dirs: &EaselDirs, bytes: &[u8]) -> Result<String, Vault
         .map(|m| m.is_file() && m.len() == bytes.len() as u64)
         .unwrap_or(false);
     if !present {
+        fs::create_dir_all(&dirs.blobs)
+            .map_err(|e| VaultError::io("create the folder", &dirs.blobs, e))?;
         stage(&dirs.tmp, &path, bytes)?.install(&path)?;
         sync_dir(&dirs.blobs)?;
     }
