@@ -243,9 +243,14 @@ impl Vault {
         if let Some(dir) = p.abs().parent() {
             sync_dir(dir)?;
         }
-        // A kill before this line leaves a pending entry that readers settle from the file.
-        let _ledger_guard = lock::acquire(&dirs.ledger_lock(), "ledger", self.lock_timeout())?;
-        ledger::confirm(&dirs.ledger, &entry.id)?;
+        // A kill before the confirmation leaves a pending entry that readers settle from the
+        // file; so a confirmation that fails (a busy ledger, a full disk) is no reason to report
+        // a change that happened as failed.
+        let confirmed = lock::acquire(&dirs.ledger_lock(), "ledger", self.lock_timeout())
+            .and_then(|_guard| ledger::confirm(&dirs.ledger, &entry.id));
+        if let Err(e) = confirmed {
+            tracing::warn!(id = %entry.id, error = %e, "could not confirm a ledger entry; readers will settle it from the file");
+        }
         tracing::debug!(path = %p, op = %entry.op, actor = %entry.actor, id = %entry.id, "recorded change");
         Ok(Some(Written {
             path: entry.path,
