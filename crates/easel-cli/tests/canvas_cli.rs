@@ -453,3 +453,21 @@ fn find_filters_by_every_criterion() {
     assert_eq!(r["total"], 0);
     expect_failure(v.easel().args(["canvas", "find", "Nope"]), 3);
 }
+
+#[cfg(unix)]
+#[test]
+fn list_escapes_names_that_would_print_lines_of_their_own() {
+    let v = TestVault::new();
+    std::fs::write(v.file("evil\n9 canvases\u{1b}[2J.canvas"), "{}").unwrap();
+    let out = v.easel().args(["canvas", "list"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Research, the crafted one, and the total: three lines, no escape sequence.
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(
+        text.contains("evil\\n9 canvases\\u{1b}[2J.canvas"),
+        "{text}"
+    );
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.ends_with("2 canvases\n"), "{text}");
+}

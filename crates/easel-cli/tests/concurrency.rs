@@ -109,3 +109,108 @@ fn a_writer_killed_mid_write_leaves_the_old_or_the_new_file() {
     }
     assert_eq!(outcomes.0 + outcomes.1, 8);
 }
+
+/// The revisions of the canvas's recorded changes, oldest first: `(rev_before, rev_after)`.
+fn recorded_revs(v: &TestVault) -> Vec<(Option<String>, Option<String>)> {
+    let ledger = v.json(&["ledger", "--limit", "100000"]);
+    let mut revs: Vec<_> = ledger["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let rev = |k: &str| e[k].as_str().map(str::to_owned);
+            (rev("rev_before"), rev("rev_after"))
+        })
+        .collect();
+    revs.reverse();
+    revs
+}
+
+#[test]
+fn writers_killed_at_any_moment_keep_the_ledger_and_undo_whole() {
+    let v = TestVault::new();
+    let original = std::fs::read(v.file("Research.canvas")).unwrap();
+    let rev_of = |bytes: &[u8]| easel_vault::Rev::of(bytes).to_string();
+    let add_node = |i: usize| {
+        let mut cmd = Command::new(easel_bin());
+        cmd.arg("--vault")
+            .arg(v.path())
+            .args(["canvas", "add-node", "Research", "--type", "text", "--text"])
+            .arg(format!("note {i}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        cmd
+    };
+    // How long one whole call takes here, so the kills spread over all of it: start-up,
+    // reading, saving the blob, staging, renaming, confirming.
+    let start = std::time::Instant::now();
+    assert!(add_node(0).status().unwrap().success());
+    let whole = start.elapsed().as_micros().max(1) as u64;
+    let mut rng = fastrand::Rng::new();
+
+    let (mut kills, mut finished) = (0, 1);
+    for i in 1..400 {
+        if kills >= 24 {
+            break;
+        }
+        let mut child = add_node(i).spawn().unwrap();
+        std::thread::sleep(Duration::from_micros(rng.u64(whole / 3..whole * 11 / 10)));
+        if child.try_wait().unwrap().is_some() {
+            finished += 1;
+        } else {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+
+        // Whatever the moment, the file is a whole canvas, and the ledger's changes form one
+        // unbroken chain from the original file to the file as it is now.
+        let now = std::fs::read(v.file("Research.canvas")).unwrap();
+        easel_canvas::Canvas::parse(std::str::from_utf8(&now).unwrap()).unwrap();
+        let revs = recorded_revs(&v);
+        let mut expected = Some(rev_of(&original));
+        for (k, (before, after)) in revs.iter().enumerate() {
+            assert_eq!(
+                before, &expected,
+                "change {k} does not start where the last ended"
+            );
+            expected = after.clone();
+        }
+        assert_eq!(
+            expected,
+            Some(rev_of(&now)),
+            "the file has a change the ledger does not know (after {kills} kills)"
+        );
+    }
+    assert!(
+        kills >= 24,
+        "only {kills} of the calls were still running when killed"
+    );
+    // How many kills landed between an entry and its confirmation: informative only, since
+    // where a kill lands is up to the scheduler.
+    let ledger = std::fs::read_to_string(v.file(".easel/ledger.jsonl")).unwrap();
+    let unconfirmed = ledger
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|l| l["id"].as_str().map(str::to_owned))
+        .filter(|id| !ledger.contains(&format!("{{\"done\":\"{id}\"}}")))
+        .count();
+    eprintln!("{kills} kills, {finished} calls finished, {unconfirmed} entries left unconfirmed");
+
+    // Undo walks back over every recorded change to the original bytes.
+    let changes = recorded_revs(&v).len();
+    for _ in 0..changes {
+        v.easel().arg("undo").assert().success();
+    }
+    assert_eq!(std::fs::read(v.file("Research.canvas")).unwrap(), original);
+    let out = v.easel().arg("undo").output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The killed writers' temporary files went with the next write.
+    let left: Vec<_> = std::fs::read_dir(v.file(".easel/tmp")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}

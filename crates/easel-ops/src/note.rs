@@ -259,7 +259,7 @@ Example: {\"path\": \"Journal/2026-11-25.md\", \"text\": \"- Met Ana about the b
     fn run(&self, ctx: &Ctx, input: NoteAppendInput) -> Result<NoteWritten, OpError> {
         let p = note_path(ctx, &input.path, true)?;
         let summary = format!("append to {}", p.as_str());
-        let (w, len) = ctx.vault().modify(
+        let (w, len) = ctx.vault().update(
             &p,
             Expect::Any,
             &ctx.change(Self::NAME, summary),
@@ -360,7 +360,7 @@ Example: {\"path\": \"Plan.md\", \"old_text\": \"due in May\", \"new_text\": \"d
         let summary = format!("edit {}", p.as_str());
         let (w, line) = ctx
             .vault()
-            .modify(
+            .update(
                 &p,
                 expect,
                 &ctx.change(Self::NAME, summary),

@@ -173,6 +173,7 @@ fn edit_replaces_exactly_one_occurrence() {
 #[test]
 fn no_note_operation_reaches_outside_the_vault() {
     let f = Fixture::new();
+    f.write("tmp/inside.canvas", "{}");
     let outside = f.dir.path().parent().unwrap().join("outside-note.md");
     for (op, args) in [
         ("note_read", json!({"path": "../outside-note.md"})),
@@ -195,10 +196,27 @@ fn no_note_operation_reaches_outside_the_vault() {
         ("vault_list", json!({"folder": "/etc"})),
         ("vault_search", json!({"query": "root", "folder": "../"})),
         ("vault_query", json!({"folder": ".."})),
+        // An absolute folder is refused, not read as the vault's own "tmp" folder.
+        ("canvas_list", json!({"folder": "/tmp"})),
+        ("canvas_list", json!({"folder": "/"})),
+        ("canvas_list", json!({"folder": " /tmp/ "})),
     ] {
         let e = f.call(op, args.clone()).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Invalid, "{op} {args}: {e}");
         assert!(!e.hint.is_empty());
     }
     assert!(!outside.exists());
+}
+
+#[test]
+fn names_with_control_characters_are_not_created() {
+    let f = Fixture::new();
+    for path in ["a\nb", "tab\there", "bell\u{7}"] {
+        let e = f
+            .call("note_write", json!({"path": path, "content": "x"}))
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Invalid, "{path:?}: {e}");
+        assert!(e.message.contains("control character"), "{e}");
+    }
+    assert_eq!(fs::read_dir(f.dir.path()).unwrap().count(), 0);
 }

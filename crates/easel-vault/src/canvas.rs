@@ -2,7 +2,7 @@
 //!
 //! Each function is the one implementation of an operation; front ends only parse arguments
 //! and print the result, so the CLI's `--json` output and the MCP tool result are the same
-//! JSON. Changes go through [`Vault::modify`]: the file is locked, re-read, changed in memory
+//! JSON. Changes go through [`Vault::update`]: the file is locked, re-read, changed in memory
 //! by `easel-canvas`, written atomically and recorded in the ledger. An edit that fails
 //! validation writes nothing.
 
@@ -177,17 +177,18 @@ fn load(vault: &Vault, p: &VaultPath) -> Result<(Canvas, Rev)> {
     Ok((parse_canvas(p, &bytes)?, rev))
 }
 
-/// Read-modify-write of one canvas under the vault's lock.
+/// Read-modify-write of one canvas under the vault's lock. `f` runs again on the new version
+/// when a program that takes no lock (Obsidian) saved the canvas during the write.
 fn edit<T>(
     vault: &Vault,
     p: &VaultPath,
     rev: Option<Rev>,
     change: &Change,
-    f: impl FnOnce(&mut Canvas) -> Result<T>,
+    mut f: impl FnMut(&mut Canvas) -> Result<T>,
 ) -> Result<(Written, T)> {
     let expect = rev.map_or(Expect::Present, Expect::Rev);
     vault
-        .modify(p, expect, change, |bytes| {
+        .update(p, expect, change, |bytes| {
             let bytes = bytes.ok_or_else(|| CanvasOpError::NotFound {
                 path: p.as_str().to_owned(),
             })?;
@@ -235,8 +236,10 @@ pub struct ListResult {
 
 /// Lists the canvases under `folder` (the whole vault when `None`).
 pub fn list(vault: &Vault, folder: Option<&str>, recursive: bool) -> Result<ListResult> {
-    let folder = match folder.map(|f| f.trim().trim_matches('/')) {
-        None | Some("") | Some(".") => None,
+    // Only surrounding spaces go: a leading '/' stays so that the vault refuses the path as
+    // absolute instead of reading it as a folder of the vault.
+    let folder = match folder.map(str::trim) {
+        None | Some("") | Some(".") | Some("./") => None,
         Some(f) => Some(vault.resolve(f)?),
     };
     let files = vault.list_files(folder.as_ref(), recursive, "canvas")?;
@@ -497,7 +500,7 @@ pub fn update(
     };
     let change = actor.change("canvas.update", format!("replace {what} of {}", p.as_str()));
     let (written, counts) = edit(vault, &p, rev, &change, |c| {
-        c.replace(nodes, edges, &mut IdGen::new())
+        c.replace(nodes.clone(), edges.clone(), &mut IdGen::new())
             .map_err(canvas_err(&p))?;
         Ok((c.nodes().len(), c.edges().len()))
     })?;
@@ -600,7 +603,7 @@ pub fn add_node(
     );
     let (written, node) = edit(vault, &p, rev, &change, |c| {
         let n = c
-            .add_node(node, &mut IdGen::new())
+            .add_node(node.clone(), &mut IdGen::new())
             .map_err(canvas_err(&p))?;
         Ok(n.fields().clone())
     })?;
@@ -684,7 +687,7 @@ pub fn add_edge(
     );
     let (written, edge) = edit(vault, &p, rev, &change, |c| {
         let e = c
-            .add_edge(edge, &mut IdGen::new())
+            .add_edge(edge.clone(), &mut IdGen::new())
             .map_err(canvas_err(&p))?;
         Ok(e.fields().clone())
     })?;

@@ -45,6 +45,22 @@ pub enum VaultError {
         /// Where the link leads.
         target: PathBuf,
     },
+    /// One of Easel's own files or folders under `.easel/` (the ledger, blobs, locks or
+    /// temporary files) is a symbolic link, which Easel refuses to follow.
+    #[error("'{}' is a symbolic link; Easel's own files under .easel/ must be real files and folders", path.display())]
+    EaselLink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A file changed, by a program that takes no lock, while Easel was writing it, and the
+    /// change could not be applied again on top.
+    #[error(
+        "'{path}' was changed by another program while Easel was writing it; nothing was written"
+    )]
+    ChangedDuringWrite {
+        /// The vault-relative path.
+        path: String,
+    },
     /// A write into a folder Easel never changes (`.obsidian/`, `.git/`, `.trash/`, or the
     /// ledger, blobs and locks under `.easel/`).
     #[error("'{path}' is inside '{folder}', which Easel does not write to")]
@@ -176,6 +192,7 @@ impl VaultError {
             | VaultError::ParentSegment { .. }
             | VaultError::InvalidPath { .. }
             | VaultError::EscapesVault { .. }
+            | VaultError::EaselLink { .. }
             | VaultError::Protected { .. }
             | VaultError::NotAFile { .. }
             | VaultError::NotAFolder { .. } => ErrorKind::Invalid,
@@ -188,6 +205,7 @@ impl VaultError {
             VaultError::AlreadyExists { .. }
             | VaultError::Conflict { .. }
             | VaultError::Locked { .. }
+            | VaultError::ChangedDuringWrite { .. }
             | VaultError::UndoRefused { .. }
             | VaultError::RunAlreadyUndone { .. } => ErrorKind::Conflict,
             VaultError::Io { .. }
@@ -206,9 +224,18 @@ impl VaultError {
             VaultError::ParentSegment { .. } => {
                 "write the path from the vault root without '..', e.g. 'notes/idea.md'".into()
             }
-            VaultError::InvalidPath { .. } => "rename the file without that character".into(),
+            VaultError::InvalidPath { .. } => {
+                "choose a name without that character (rename the file if it already has one)".into()
+            }
             VaultError::EscapesVault { .. } => {
                 "use a path whose folders are real folders inside the vault, or open the other folder as its own vault with --vault".into()
+            }
+            VaultError::EaselLink { path } => format!(
+                "remove the link ('rm {}'): a vault copied or synced from elsewhere can carry one, and Easel recreates the real file",
+                path.display()
+            ),
+            VaultError::ChangedDuringWrite { .. } => {
+                "run the command again: it starts from the other program's version".into()
             }
             VaultError::Protected { .. } => {
                 "choose a path outside .obsidian/, .git/, .trash/ and Easel's own files in .easel/".into()

@@ -4,7 +4,17 @@
 //! with a single `write` call, so concurrent writers never interleave. A process killed in the
 //! middle of an append can leave a torn last line; readers skip unparsable lines with a warning,
 //! and the next append starts on a fresh line so the damage never spreads.
+//!
+//! A change's entry is appended *before* its file is renamed into place, marked
+//! `"pending":true`, and confirmed after the rename by a line `{"done":"<id>"}` (or withdrawn by
+//! `{"void":"<id>"}` when the rename failed or another program changed the file first). A writer killed between the two leaves a pending
+//! entry that nobody confirmed; [`settle`] decides whether its change happened from the
+//! evidence the ledger and the file hold: the next entry for the same file starts from the
+//! revision the file really had (every entry's `rev_before` is read under the file's lock), and
+//! when there is no next entry the file's current revision says it. So a kill at any point
+//! leaves the ledger agreeing with the files, and undo keeps working across it.
 
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -13,7 +23,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::atomic::write_atomic;
+use crate::atomic::{stage, sync_dir};
 use crate::error::VaultError;
 use crate::rev::Rev;
 
@@ -80,6 +90,10 @@ pub struct LedgerEntry {
     /// because the blob can also be found from `rev_before`, which is its prefix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blob: Option<String>,
+    /// Written before the file changed and not yet confirmed (see the module documentation).
+    /// Entries handed out by the vault have been settled, so this is always `false` there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) pending: bool,
 }
 
 impl LedgerEntry {
@@ -108,6 +122,7 @@ pub(crate) struct EaselDirs {
     pub(crate) ledger: PathBuf,
     pub(crate) blobs: PathBuf,
     pub(crate) locks: PathBuf,
+    pub(crate) tmp: PathBuf,
 }
 
 impl EaselDirs {
@@ -117,6 +132,7 @@ impl EaselDirs {
             ledger: easel.join("ledger.jsonl"),
             blobs: easel.join("blobs"),
             locks: easel.join("locks"),
+            tmp: easel.join("tmp"),
         }
     }
 
@@ -135,27 +151,70 @@ pub(crate) fn new_id(now: Timestamp) -> String {
     format!("{ms:012x}{:08x}", fastrand::u32(..))
 }
 
-/// Append one entry. The caller must hold the ledger lock.
+/// A confirmation or withdrawal of a pending entry.
+#[derive(Serialize, Deserialize)]
+struct Done {
+    done: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Void {
+    void: String,
+}
+
+/// Append `entry` as pending, without flushing: the caller renames the file next, then calls
+/// [`confirm`]. The caller must hold the ledger lock.
+pub(crate) fn append_pending(ledger: &Path, entry: &LedgerEntry) -> Result<(), VaultError> {
+    let mut entry = entry.clone();
+    entry.pending = true;
+    let line = serde_json::to_string(&entry).map_err(VaultError::LedgerEncode)?;
+    append_line(ledger, line, false)
+}
+
+/// Confirm a pending entry and flush the ledger. The caller must hold the ledger lock.
+pub(crate) fn confirm(ledger: &Path, id: &str) -> Result<(), VaultError> {
+    let line = serde_json::to_string(&Done {
+        done: id.to_string(),
+    })
+    .map_err(VaultError::LedgerEncode)?;
+    append_line(ledger, line, true)
+}
+
+/// Withdraw a pending entry whose change did not happen. The caller must hold the ledger lock.
+pub(crate) fn withdraw(ledger: &Path, id: &str) -> Result<(), VaultError> {
+    let line = serde_json::to_string(&Void {
+        void: id.to_string(),
+    })
+    .map_err(VaultError::LedgerEncode)?;
+    append_line(ledger, line, true)
+}
+
+/// Append one complete entry and flush it. The caller must hold the ledger lock.
+#[cfg(test)]
 pub(crate) fn append(ledger: &Path, entry: &LedgerEntry) -> Result<(), VaultError> {
-    let mut line = serde_json::to_string(entry).map_err(VaultError::LedgerEncode)?;
+    let line = serde_json::to_string(entry).map_err(VaultError::LedgerEncode)?;
+    append_line(ledger, line, true)
+}
+
+fn append_line(ledger: &Path, mut line: String, flush: bool) -> Result<(), VaultError> {
     line.push('\n');
     if let Some(dir) = ledger.parent() {
         fs::create_dir_all(dir).map_err(|e| VaultError::io("create the folder", dir, e))?;
     }
-    let mut file = File::options()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(ledger)
-        .map_err(|e| VaultError::io("open the ledger", ledger, e))?;
+    let mut file =
+        crate::links::open_no_follow(File::options().read(true).append(true).create(true), ledger)
+            .map_err(|e| crate::links::open_error("open the ledger", ledger, e))?;
     if ends_with_torn_line(&mut file).map_err(|e| VaultError::io("read the ledger", ledger, e))? {
         tracing::warn!(ledger = %ledger.display(), "the ledger's last line is incomplete (an earlier crash?); starting a new line");
         line.insert(0, '\n');
     }
     file.write_all(line.as_bytes())
         .map_err(|e| VaultError::io("append to the ledger", ledger, e))?;
-    file.sync_data()
-        .map_err(|e| VaultError::io("flush the ledger", ledger, e))
+    if flush {
+        file.sync_data()
+            .map_err(|e| VaultError::io("flush the ledger", ledger, e))?;
+    }
+    Ok(())
 }
 
 fn ends_with_torn_line(file: &mut File) -> std::io::Result<bool> {
@@ -169,21 +228,47 @@ fn ends_with_torn_line(file: &mut File) -> std::io::Result<bool> {
     Ok(last[0] != b'\n')
 }
 
-/// Every readable entry, oldest first. Unreadable lines are skipped with a warning: a crash can
-/// tear the last line, and one bad line must not hide the rest of the history.
-pub(crate) fn read_all(ledger: &Path) -> Result<Vec<LedgerEntry>, VaultError> {
-    let bytes = match fs::read(ledger) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(VaultError::io("read the ledger", ledger, e)),
-    };
-    let mut entries = Vec::new();
+/// The ledger's lines: entries oldest first, and which pending ones were confirmed or
+/// withdrawn.
+#[derive(Debug, Default)]
+pub(crate) struct Lines {
+    pub(crate) entries: Vec<LedgerEntry>,
+    done: HashSet<String>,
+    void: HashSet<String>,
+}
+
+/// Read every readable line. Unreadable lines are skipped with a warning: a crash can tear the
+/// last line, and one bad line must not hide the rest of the history.
+pub(crate) fn read_lines(ledger: &Path) -> Result<Lines, VaultError> {
+    let mut bytes = Vec::new();
+    match crate::links::open_no_follow(File::options().read(true), ledger) {
+        Ok(mut file) => {
+            file.read_to_end(&mut bytes)
+                .map_err(|e| VaultError::io("read the ledger", ledger, e))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Lines::default()),
+        Err(e) => return Err(crate::links::open_error("read the ledger", ledger, e)),
+    }
+    let mut lines = Lines::default();
     for (index, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        // Confirmations are short and start alike; only they are tried as such.
+        if line.starts_with(b"{\"done\":")
+            && let Ok(done) = serde_json::from_slice::<Done>(line)
+        {
+            lines.done.insert(done.done);
+            continue;
+        }
+        if line.starts_with(b"{\"void\":")
+            && let Ok(void) = serde_json::from_slice::<Void>(line)
+        {
+            lines.void.insert(void.void);
+            continue;
+        }
         match serde_json::from_slice::<LedgerEntry>(line) {
-            Ok(entry) => entries.push(entry),
+            Ok(entry) => lines.entries.push(entry),
             Err(e) => tracing::warn!(
                 ledger = %ledger.display(),
                 line = index + 1,
@@ -192,18 +277,68 @@ pub(crate) fn read_all(ledger: &Path) -> Result<Vec<LedgerEntry>, VaultError> {
             ),
         }
     }
-    Ok(entries)
+    Ok(lines)
+}
+
+/// The changes that happened, oldest first: confirmed entries, old entries (which were only
+/// written after their change), and the pending entries the evidence says happened.
+///
+/// `current_rev` gives a file's revision now (`Some(None)` when it is absent, `None` when it
+/// cannot be told); it is asked only about a pending entry that is the last one for its file.
+/// A pending entry counts as not having happened only on positive evidence: the file still had
+/// its `rev_before` afterwards (and the change was not a rewrite of the same bytes).
+pub(crate) fn settle(
+    lines: Lines,
+    mut current_rev: impl FnMut(&str) -> Option<Option<Rev>>,
+) -> Vec<LedgerEntry> {
+    let Lines {
+        entries,
+        done,
+        void,
+    } = lines;
+    // For each entry, the revision its file had when the next change to it was read.
+    let mut next_before: Vec<Option<Option<Rev>>> = vec![None; entries.len()];
+    let mut seen: HashMap<&str, Option<Rev>> = HashMap::new();
+    for (i, entry) in entries.iter().enumerate().rev() {
+        next_before[i] = seen.get(entry.path.as_str()).copied();
+        seen.insert(&entry.path, entry.rev_before);
+    }
+    let mut settled = Vec::with_capacity(entries.len());
+    for (i, entry) in entries.iter().enumerate() {
+        if void.contains(&entry.id) {
+            continue;
+        }
+        if entry.pending && !done.contains(&entry.id) && entry.rev_before != entry.rev_after {
+            let after = match next_before[i] {
+                Some(next) => Some(next),
+                None => current_rev(&entry.path),
+            };
+            if after == Some(entry.rev_before) {
+                tracing::debug!(id = %entry.id, path = %entry.path, "a pending ledger entry whose change never reached the file (its writer was stopped); ignoring it");
+                continue;
+            }
+        }
+        let mut entry = entry.clone();
+        entry.pending = false;
+        settled.push(entry);
+    }
+    settled
 }
 
 /// Save `bytes` under `.easel/blobs/<sha256>` unless already there; returns the hex digest.
-pub(crate) fn store_blob(blobs: &Path, bytes: &[u8]) -> Result<String, VaultError> {
+/// The temporary file is staged in `.easel/tmp/`.
+pub(crate) fn store_blob(dirs: &EaselDirs, bytes: &[u8]) -> Result<String, VaultError> {
     let hex = sha256_hex(bytes);
-    let path = blobs.join(&hex);
-    let present = fs::metadata(&path)
-        .map(|m| m.len() == bytes.len() as u64)
+    let path = dirs.blobs.join(&hex);
+    // Not followed: a link planted here is replaced by the real blob.
+    let present = fs::symlink_metadata(&path)
+        .map(|m| m.is_file() && m.len() == bytes.len() as u64)
         .unwrap_or(false);
     if !present {
-        write_atomic(&path, bytes)?;
+        fs::create_dir_all(&dirs.blobs)
+            .map_err(|e| VaultError::io("create the folder", &dirs.blobs, e))?;
+        stage(&dirs.tmp, &path, bytes)?.install(&path)?;
+        sync_dir(&dirs.blobs)?;
     }
     Ok(hex)
 }
@@ -241,13 +376,19 @@ pub(crate) fn load_blob(
         Err(e) => return Err(VaultError::io("list", blobs, e)),
     }
     for candidate in candidates {
-        match fs::read(&candidate) {
+        let read = crate::links::open_no_follow(File::options().read(true), &candidate).and_then(
+            |mut file| {
+                let mut bytes = Vec::new();
+                file.read_to_end(&mut bytes).map(|_| bytes)
+            },
+        );
+        match read {
             Ok(bytes) if Rev::of(&bytes) == rev => return Ok(bytes),
             Ok(_) => {
                 tracing::warn!(blob = %candidate.display(), "blob content does not match its name; ignoring it")
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(VaultError::io("read", &candidate, e)),
+            Err(e) => return Err(crate::links::open_error("read", &candidate, e)),
         }
     }
     Err(missing())
@@ -279,6 +420,7 @@ mod tests {
             run: None,
             undoes: None,
             blob: None,
+            pending: false,
         }
     }
 
@@ -290,10 +432,11 @@ mod tests {
         let mut f = File::options().append(true).open(&ledger).unwrap();
         f.write_all(b"{\"id\":\"torn").unwrap();
         drop(f);
-        assert_eq!(read_all(&ledger).unwrap().len(), 1);
+        assert_eq!(read_lines(&ledger).unwrap().entries.len(), 1);
         append(&ledger, &entry("two")).unwrap();
-        let ids: Vec<_> = read_all(&ledger)
+        let ids: Vec<_> = read_lines(&ledger)
             .unwrap()
+            .entries
             .into_iter()
             .map(|e| e.id)
             .collect();
@@ -312,15 +455,62 @@ mod tests {
     #[test]
     fn blobs_are_deduplicated_and_found_by_rev() {
         let dir = tempfile::tempdir().unwrap();
-        let blobs = dir.path().join("blobs");
-        let a = store_blob(&blobs, b"same").unwrap();
-        let b = store_blob(&blobs, b"same").unwrap();
+        let dirs = EaselDirs::new(dir.path());
+        let blobs = dirs.blobs.clone();
+        let a = store_blob(&dirs, b"same").unwrap();
+        let b = store_blob(&dirs, b"same").unwrap();
         assert_eq!(a, b);
         assert_eq!(fs::read_dir(&blobs).unwrap().count(), 1);
         let rev = Rev::of(b"same");
         assert_eq!(load_blob(&blobs, &entry("x"), rev).unwrap(), b"same");
         let err = load_blob(&blobs, &entry("x"), Rev::of(b"other")).unwrap_err();
         assert!(matches!(err, VaultError::BlobMissing { .. }));
+    }
+
+    fn change(id: &str, before: &[u8], after: &[u8]) -> LedgerEntry {
+        LedgerEntry {
+            rev_before: Some(Rev::of(before)),
+            rev_after: Some(Rev::of(after)),
+            pending: true,
+            ..entry(id)
+        }
+    }
+
+    fn settled_ids(lines: Lines, file: &[u8]) -> Vec<String> {
+        settle(lines, |_| Some(Some(Rev::of(file))))
+            .into_iter()
+            .map(|e| e.id)
+            .collect()
+    }
+
+    #[test]
+    fn pending_entries_are_settled_by_the_next_entry_or_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.jsonl");
+        // a: confirmed. b: killed after its rename (c starts from its result). c: killed before
+        // its rename (d starts from c's start). d: withdrawn. e: killed, the file says how far.
+        append_pending(&ledger, &change("a", b"0", b"1")).unwrap();
+        confirm(&ledger, "a").unwrap();
+        append_pending(&ledger, &change("b", b"1", b"2")).unwrap();
+        append_pending(&ledger, &change("c", b"2", b"3")).unwrap();
+        append_pending(&ledger, &change("d", b"2", b"4")).unwrap();
+        withdraw(&ledger, "d").unwrap();
+        append_pending(&ledger, &change("e", b"2", b"5")).unwrap();
+        let read = || read_lines(&ledger).unwrap();
+        assert_eq!(settled_ids(read(), b"5"), ["a", "b", "e"]);
+        assert_eq!(settled_ids(read(), b"2"), ["a", "b"]);
+        // Another program changed the file since: no evidence that e did not happen.
+        assert_eq!(settled_ids(read(), b"x"), ["a", "b", "e"]);
+        let settled = settle(read(), |_| None);
+        assert!(settled.iter().all(|e| !e.pending));
+        // Pending marks stay out of what readers are given.
+        let json = serde_json::to_string(&settled[0]).unwrap();
+        assert!(!json.contains("pending"), "{json}");
+        assert!(
+            fs::read_to_string(&ledger)
+                .unwrap()
+                .contains("\"pending\":true")
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 //! | `.easel/ledger.jsonl` | one JSON object per change: [`LedgerEntry`] |
 //! | `.easel/blobs/<sha256>` | the bytes a file had before a change, once per distinct content |
 //! | `.easel/locks/*.lock` | advisory lock files, one per changed path, plus `ledger.lock` and `undo.lock` |
+//! | `.easel/tmp/` | new versions being written; a stopped writer's leftovers are removed by the next write |
 //!
 //! Every error converts to an exit code through [`VaultError::kind`] and carries a
 //! [`VaultError::hint`], so the CLI, MCP and HTTP front ends report failures alike.
@@ -70,9 +71,11 @@
 
 mod atomic;
 pub mod canvas;
+mod commit;
 mod error;
 pub mod history;
 mod ledger;
+mod links;
 mod list;
 mod lock;
 pub mod markdown;
@@ -87,7 +90,7 @@ pub use error::{ErrorKind, VaultError};
 pub use ledger::{Change, LedgerEntry, Written};
 pub use list::FileInfo;
 pub use note::{Frontmatter, FrontmatterError, Note};
-pub use path::{VaultPath, normalize as normalize_path};
+pub use path::{VaultPath, normalize as normalize_path, printable};
 pub use rev::{ParseRevError, Rev};
 pub use undo::{UndoTarget, Undone};
 pub use vault::{Expect, Vault};

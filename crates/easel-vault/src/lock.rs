@@ -60,12 +60,11 @@ pub(crate) fn acquire(
     if let Some(dir) = lock_path.parent() {
         fs::create_dir_all(dir).map_err(|e| VaultError::io("create the lock folder", dir, e))?;
     }
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(lock_path)
-        .map_err(|e| VaultError::io("open the lock file", lock_path, e))?;
+    let file = crate::links::open_no_follow(
+        File::options().create(true).truncate(false).write(true),
+        lock_path,
+    )
+    .map_err(|e| crate::links::open_error("open the lock file", lock_path, e))?;
     let start = Instant::now();
     // Polling instead of a blocking lock() so that a wedged writer turns into a clear error
     // instead of a hang; the backoff stays short because writes take milliseconds.

@@ -3,6 +3,7 @@
 //! The checks that need the file system (symbolic links) live in `vault.rs`; everything here is
 //! pure so it can be property-tested.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -107,6 +108,39 @@ pub fn normalize(input: &str) -> Result<String, VaultError> {
     Ok(segments.join("/"))
 }
 
+/// Characters no path Easel creates may contain: control characters (newline, tab, escape…),
+/// which let a name print as several lines or move the cursor, and the invisible
+/// bidirectional-text controls, which let a name print as another.
+pub(crate) fn is_unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with every character a path may not contain (see [`Vault::resolve_for_write`]) written
+/// as an escape (`\n`, `\u{1b}`): names found on disk are shown this way, so a crafted one
+/// cannot print a line of its own.
+///
+/// [`Vault::resolve_for_write`]: crate::Vault::resolve_for_write
+///
+/// ```
+/// assert_eq!(easel_vault::printable("a\nb\u{202e}.md"), "a\\nb\\u{202e}.md");
+/// assert_eq!(easel_vault::printable("plain.md"), "plain.md");
+/// ```
+pub fn printable(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_unprintable) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unprintable(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 fn has_drive_prefix(path: &str) -> bool {
     let b = path.as_bytes();
     b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
@@ -192,6 +226,13 @@ mod tests {
             normalize("a\0b"),
             Err(VaultError::InvalidPath { .. })
         ));
+    }
+
+    #[test]
+    fn unprintable_characters_are_escaped_for_display() {
+        assert_eq!(printable("a\tb\r\n\u{1b}[2J"), "a\\tb\\r\\n\\u{1b}[2J");
+        assert_eq!(printable("é ü.md"), "é ü.md");
+        assert!(printable("x\u{2066}y").contains("\\u{2066}"));
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub struct Undone {
 impl Vault {
     /// Ledger entries, newest first, at most `limit` of them.
     pub fn ledger_list(&self, limit: Option<usize>) -> Result<Vec<LedgerEntry>, VaultError> {
-        let mut entries = ledger::read_all(&self.dirs().ledger)?;
+        let mut entries = self.settled_entries()?;
         entries.reverse();
         if let Some(limit) = limit {
             entries.truncate(limit);
@@ -66,31 +66,60 @@ impl Vault {
     pub fn undo_as(&self, target: UndoTarget, actor: &str) -> Result<Vec<Undone>, VaultError> {
         // One undo at a time, so two "undo latest" calls never pick the same entry.
         let _undo_guard = self.lock_undo()?;
-        let entries = ledger::read_all(&self.dirs().ledger)?;
-        let undone: HashSet<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
-        let plan = select(&entries, &undone, &target)?;
+        for _ in 0..PLAN_ATTEMPTS {
+            let entries = self.settled_entries()?;
+            let plan = plan(&entries, &target)?;
 
-        // Lock every file involved, in a fixed order (sorted by real path, each once, even
-        // when two recorded paths now name one file) so that concurrent multi-file undos
-        // cannot deadlock; then check everything before changing anything.
-        let mut resolved = Vec::with_capacity(plan.len());
-        for entry in plan {
-            let p = self
-                .resolve_for_write(&entry.path)
-                .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
-            resolved.push((entry, p));
+            // Lock every file involved, in a fixed order (sorted by real path, each once, even
+            // when two recorded paths now name one file) so that concurrent multi-file undos
+            // cannot deadlock.
+            let mut resolved = Vec::with_capacity(plan.len());
+            for entry in &plan {
+                let p = self
+                    .resolve_for_write(&entry.path)
+                    .map_err(|e| refused(entry, &format!("its path is no longer writable: {e}")))?;
+                resolved.push(p);
+            }
+            let files: BTreeMap<&str, &VaultPath> =
+                resolved.iter().map(|p| (p.as_str(), p)).collect();
+            let mut guards = Vec::with_capacity(files.len());
+            for p in files.values() {
+                guards.push(self.lock_path(p)?);
+            }
+            // A writer that held one of these locks may have finished a change meanwhile (or
+            // settled a pending one); plan again with the files held, and go on only if
+            // nothing moved.
+            let entries = self.settled_entries()?;
+            if plan_ids(&self::plan(&entries, &target)?) != plan_ids(&plan) {
+                drop(guards);
+                continue;
+            }
+            let done = self.undo_locked(&plan, &resolved, actor)?;
+            drop(guards);
+            return Ok(done);
         }
-        let files: BTreeMap<&str, &VaultPath> =
-            resolved.iter().map(|(_, p)| (p.as_str(), p)).collect();
-        let mut guards = Vec::with_capacity(files.len());
+        Err(VaultError::Locked {
+            path: "undo".into(),
+            waited_ms: 0,
+        })
+    }
+
+    /// Check every step against the state the earlier ones leave, then undo them in order.
+    /// The caller holds the undo lock and every file's lock.
+    fn undo_locked(
+        &self,
+        plan: &[LedgerEntry],
+        resolved: &[VaultPath],
+        actor: &str,
+    ) -> Result<Vec<Undone>, VaultError> {
         let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
-        for (rel, p) in &files {
-            guards.push(self.lock_path(p)?);
-            state.insert(rel, self.read_current_rev(p)?);
+        for p in resolved {
+            if !state.contains_key(p.as_str()) {
+                state.insert(p.as_str(), self.read_current_rev(p)?);
+            }
         }
-
-        let mut steps = Vec::with_capacity(resolved.len());
-        for (entry, p) in &resolved {
+        let mut steps = Vec::with_capacity(plan.len());
+        for (entry, p) in plan.iter().zip(resolved) {
             let current = state.get(p.as_str()).copied().flatten();
             if current != entry.rev_after {
                 let reason = match (entry.rev_after, current) {
@@ -109,19 +138,24 @@ impl Vault {
                 None => None,
             };
             state.insert(p.as_str(), entry.rev_before);
-            steps.push((*entry, p, restore));
+            steps.push((entry, p, restore));
         }
 
         let mut done = Vec::with_capacity(steps.len());
         for (entry, p, restore) in steps {
-            let before = self.read_optional(p)?;
+            let snap = self.snapshot(p)?;
+            if snap.rev() != entry.rev_after {
+                return Err(refused(entry, "the file changed while undoing"));
+            }
             let change = Change {
                 actor: actor.to_string(),
                 op: "undo".into(),
                 summary: format!("undo {}: {}", entry.id, entry.summary),
                 run: None,
             };
-            let written = self.commit(p, before, restore.as_deref(), &change, Some(&entry.id))?;
+            let written = self
+                .commit_snapshot(p, snap, restore.as_deref(), &change, Some(&entry.id))?
+                .ok_or_else(|| refused(entry, "another program changed the file while undoing"))?;
             tracing::info!(undid = %entry.id, path = %entry.path, "undone");
             done.push(Undone {
                 undid: entry.id.clone(),
@@ -131,9 +165,24 @@ impl Vault {
                 rev_after: written.rev_after,
             });
         }
-        drop(guards);
         Ok(done)
     }
+}
+
+/// How often undo plans again because writers kept finishing changes to its files.
+const PLAN_ATTEMPTS: usize = 8;
+
+/// The entries to undo, newest first, cloned out of the ledger.
+fn plan(entries: &[LedgerEntry], target: &UndoTarget) -> Result<Vec<LedgerEntry>, VaultError> {
+    let undone: HashSet<&str> = entries.iter().filter_map(|e| e.undoes.as_deref()).collect();
+    Ok(select(entries, &undone, target)?
+        .into_iter()
+        .cloned()
+        .collect())
+}
+
+fn plan_ids(plan: &[LedgerEntry]) -> Vec<&str> {
+    plan.iter().map(|e| e.id.as_str()).collect()
 }
 
 fn refused(entry: &LedgerEntry, reason: &str) -> VaultError {
@@ -210,6 +259,7 @@ mod tests {
             run: run.map(str::to_string),
             undoes: undoes.map(str::to_string),
             blob: None,
+            pending: false,
         }
     }
 

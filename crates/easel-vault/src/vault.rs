@@ -6,11 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use jiff::Timestamp;
-
-use crate::atomic::{sync_dir, write_atomic};
 use crate::error::VaultError;
-use crate::ledger::{self, Change, EaselDirs, LedgerEntry, Written};
+use crate::ledger::{Change, EaselDirs, Written};
 use crate::lock::{self, LockGuard};
 use crate::path::{self, VaultPath};
 use crate::rev::Rev;
@@ -44,6 +41,11 @@ pub struct Vault {
 /// How long a writer waits for another writer's lock before giving up with
 /// [`VaultError::Locked`]; generous, because holders only keep a lock for one file write.
 const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How often a write starts over because another program keeps changing the file under it;
+/// each round is one read and one write, so only a program rewriting the file in a tight loop
+/// exhausts this.
+const MAX_ATTEMPTS: usize = 16;
 
 impl Vault {
     /// Find the vault as DESIGN section 3 says: `explicit` (`--vault`), else `env_vault`
@@ -130,7 +132,16 @@ impl Vault {
     /// Like [`Vault::resolve`], and also refuse paths in `.obsidian/`, `.git/`, `.trash/`
     /// (ignoring case) and Easel's internal `.easel/ledger.jsonl`, `.easel/blobs/`,
     /// `.easel/locks/` — including paths that only reach them through a symbolic link.
+    ///
+    /// Names with control characters (newline, tab, escape…) or invisible bidirectional-text
+    /// controls are refused too: such a name could print as something else in a listing.
     pub fn resolve_for_write(&self, rel: &str) -> Result<VaultPath, VaultError> {
+        if let Some(c) = rel.chars().find(|&c| path::is_unprintable(c)) {
+            return Err(VaultError::InvalidPath {
+                path: path::printable(rel).into_owned(),
+                reason: format!("it contains the control character {}", c.escape_default()),
+            });
+        }
         let (path, given) = self.resolve_checked(rel)?;
         // Both names count: `.obsidian/x` is refused even if `.obsidian` links elsewhere.
         for candidate in [given.as_str(), path.as_str()] {
@@ -239,6 +250,11 @@ impl Vault {
 
     /// Replace (or create) a file atomically, after checking `expect`, and record the change
     /// in the ledger with a copy of the old bytes.
+    ///
+    /// When a program that takes no lock (Obsidian saving its copy) changes the file during
+    /// the write, the write starts over: `expect` is checked against that program's version,
+    /// so with [`Expect::Rev`] the result is a [`VaultError::Conflict`] and the other edit
+    /// stays.
     pub fn write(
         &self,
         p: &VaultPath,
@@ -246,7 +262,7 @@ impl Vault {
         expect: Expect,
         change: &Change,
     ) -> Result<Written, VaultError> {
-        self.modify(p, expect, change, |_| {
+        self.update(p, expect, change, |_| {
             Ok::<_, VaultError>((bytes.to_vec(), ()))
         })
         .map(|(written, ())| written)
@@ -260,6 +276,10 @@ impl Vault {
     /// `f`'s error is passed through unchanged and nothing is written. When `f` returns the
     /// bytes it was given, the file is still rewritten and the call still recorded, so every
     /// successful call leaves exactly one ledger entry.
+    ///
+    /// `f` runs once, so when a program that takes no lock changes the file between the read
+    /// and the rename, nothing is written and the result is
+    /// [`VaultError::ChangedDuringWrite`]; [`Vault::update`] applies `f` again instead.
     pub fn modify<T, E: From<VaultError>>(
         &self,
         p: &VaultPath,
@@ -268,11 +288,42 @@ impl Vault {
         f: impl FnOnce(Option<&[u8]>) -> Result<(Vec<u8>, T), E>,
     ) -> Result<(Written, T), E> {
         let _guard = self.lock_path(p)?;
-        let current = self.read_optional(p)?;
-        check_expect(p, expect, current.as_ref().map(|(_, rev)| *rev))?;
-        let (new_bytes, value) = f(current.as_ref().map(|(bytes, _)| bytes.as_slice()))?;
-        let written = self.commit(p, current, Some(&new_bytes), change, None)?;
-        Ok((written, value))
+        let snap = self.snapshot(p)?;
+        check_expect(p, expect, snap.rev())?;
+        let (new_bytes, value) = f(snap.bytes())?;
+        match self.commit_snapshot(p, snap, Some(&new_bytes), change, None)? {
+            Some(written) => Ok((written, value)),
+            None => Err(VaultError::ChangedDuringWrite {
+                path: p.as_str().to_string(),
+            }
+            .into()),
+        }
+    }
+
+    /// [`Vault::modify`] for an `f` that can run more than once: when a program that takes no
+    /// lock (Obsidian saving its copy) changes the file between the read and the rename,
+    /// nothing is written, the file is read again and `expect` and `f` are applied on top of
+    /// that program's version, so neither edit is lost.
+    pub fn update<T, E: From<VaultError>>(
+        &self,
+        p: &VaultPath,
+        expect: Expect,
+        change: &Change,
+        mut f: impl FnMut(Option<&[u8]>) -> Result<(Vec<u8>, T), E>,
+    ) -> Result<(Written, T), E> {
+        let _guard = self.lock_path(p)?;
+        for _ in 0..MAX_ATTEMPTS {
+            let snap = self.snapshot(p)?;
+            check_expect(p, expect, snap.rev())?;
+            let (new_bytes, value) = f(snap.bytes())?;
+            if let Some(written) = self.commit_snapshot(p, snap, Some(&new_bytes), change, None)? {
+                return Ok((written, value));
+            }
+        }
+        Err(VaultError::ChangedDuringWrite {
+            path: p.as_str().to_string(),
+        }
+        .into())
     }
 
     /// Delete a file after checking `expect`, keeping its bytes for undo.
@@ -284,14 +335,21 @@ impl Vault {
         change: &Change,
     ) -> Result<Written, VaultError> {
         let _guard = self.lock_path(p)?;
-        let current = self.read_optional(p)?;
-        check_expect(p, expect, current.as_ref().map(|(_, rev)| *rev))?;
-        if current.is_none() {
-            return Err(VaultError::NotFound {
-                path: p.as_str().to_string(),
-            });
+        for _ in 0..MAX_ATTEMPTS {
+            let snap = self.snapshot(p)?;
+            check_expect(p, expect, snap.rev())?;
+            if snap.current.is_none() {
+                return Err(VaultError::NotFound {
+                    path: p.as_str().to_string(),
+                });
+            }
+            if let Some(written) = self.commit_snapshot(p, snap, None, change, None)? {
+                return Ok(written);
+            }
         }
-        self.commit(p, current, None, change, None)
+        Err(VaultError::ChangedDuringWrite {
+            path: p.as_str().to_string(),
+        })
     }
 
     /// Take the lock guarding one path.
@@ -309,24 +367,14 @@ impl Vault {
         lock::acquire(&self.dirs.undo_lock(), "undo", self.lock_timeout)
     }
 
-    /// Every change writes blobs, locks and the ledger under `.easel/`; if that folder is a
-    /// link leading out of the vault, those writes would land elsewhere, so refuse them.
+    /// Every change writes blobs, locks and the ledger under `.easel/`; if any of that is a
+    /// link leading elsewhere, those writes would land there, so refuse them.
     fn check_easel_dir(&self) -> Result<(), VaultError> {
-        let easel = self.root.join(path::EASEL_DIR);
-        let escapes = |target: PathBuf| VaultError::EscapesVault {
-            path: path::EASEL_DIR.to_string(),
-            target,
-        };
-        match fs::canonicalize(&easel) {
-            Ok(real) if real.starts_with(&self.root) => Ok(()),
-            Ok(real) => Err(escapes(real)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::read_link(&easel) {
-                // A dangling link: creating the folder would follow it.
-                Ok(target) => Err(escapes(target)),
-                Err(_) => Ok(()),
-            },
-            Err(e) => Err(VaultError::io("inspect", easel, e)),
-        }
+        crate::links::check_internals(&self.root, &self.dirs)
+    }
+
+    pub(crate) fn lock_timeout(&self) -> Duration {
+        self.lock_timeout
     }
 
     pub(crate) fn dirs(&self) -> &EaselDirs {
@@ -335,67 +383,6 @@ impl Vault {
 
     pub(crate) fn read_current_rev(&self, p: &VaultPath) -> Result<Option<Rev>, VaultError> {
         Ok(self.read_optional(p)?.map(|(_, rev)| rev))
-    }
-
-    /// Apply a change whose preconditions the caller has checked under the path's lock: save
-    /// the old bytes, replace or remove the file, then append the ledger entry. The blob comes
-    /// first so that no entry ever points at bytes that were not saved. Lock order everywhere:
-    /// undo lock, then path locks (sorted), then the ledger lock.
-    pub(crate) fn commit(
-        &self,
-        p: &VaultPath,
-        before: Option<(Vec<u8>, Rev)>,
-        after: Option<&[u8]>,
-        change: &Change,
-        undoes: Option<&str>,
-    ) -> Result<Written, VaultError> {
-        let blob = match &before {
-            Some((bytes, _)) => Some(ledger::store_blob(&self.dirs.blobs, bytes)?),
-            None => None,
-        };
-        let rev_before = before.as_ref().map(|(_, rev)| *rev);
-        // Taken before the file changes, so that once the file has changed nothing but a
-        // failing disk can keep the change out of the ledger (a busy ledger cannot).
-        let _ledger_guard = lock::acquire(&self.dirs.ledger_lock(), "ledger", self.lock_timeout)?;
-        let rev_after = match after {
-            Some(bytes) => {
-                write_atomic(p.abs(), bytes)?;
-                Some(Rev::of(bytes))
-            }
-            None => {
-                match fs::remove_file(p.abs()) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                    Err(e) => return Err(VaultError::io("delete", p.abs(), e)),
-                }
-                if let Some(dir) = p.abs().parent() {
-                    sync_dir(dir)?;
-                }
-                None
-            }
-        };
-        let time = Timestamp::now();
-        let entry = LedgerEntry {
-            id: ledger::new_id(time),
-            time,
-            actor: change.actor.clone(),
-            op: change.op.clone(),
-            path: p.as_str().to_string(),
-            rev_before,
-            rev_after,
-            summary: change.summary.clone(),
-            run: change.run.clone(),
-            undoes: undoes.map(str::to_string),
-            blob,
-        };
-        ledger::append(&self.dirs.ledger, &entry)?;
-        tracing::debug!(path = %p, op = %entry.op, actor = %entry.actor, id = %entry.id, "recorded change");
-        Ok(Written {
-            path: entry.path,
-            rev_before,
-            rev_after,
-            ledger_id: entry.id,
-        })
     }
 }
 

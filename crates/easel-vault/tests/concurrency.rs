@@ -1,26 +1,16 @@
 //! Concurrent read-modify-write: threads and separate processes appending to one file through
 //! `Vault::modify` never lose a line, and the ledger records one unbroken chain of revisions.
 //!
-//! The multi-process test re-runs this test binary with `--exact append_child`; that test does
-//! nothing unless the parent sets `EASEL_TEST_CHILD_VAULT`.
+//! The multi-process test runs the crate's `easel-vault-test-writer` helper in `append` mode.
 
 // Test helpers outside #[test] functions may unwrap too: a failure there is a test failure.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use easel_vault::{Change, Expect, Vault, VaultError};
-
-const CHILD_VAULT: &str = "EASEL_TEST_CHILD_VAULT";
-const CHILD_TAG: &str = "EASEL_TEST_CHILD_TAG";
-/// A folder (outside the vault) where each writer process announces it is ready, and how many
-/// must be ready before any starts: so that they really run at the same time instead of one
-/// after another while the next is still being spawned.
-const CHILD_BARRIER: &str = "EASEL_TEST_CHILD_BARRIER";
-const CHILD_COUNT: &str = "EASEL_TEST_CHILD_COUNT";
 
 fn append_line(vault: &Vault, line: &str) {
     let p = vault.resolve_for_write("log.md").unwrap();
@@ -90,17 +80,19 @@ fn twenty_threads_appending_lose_nothing() {
 fn processes_appending_lose_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let barrier = tempfile::tempdir().unwrap();
-    let exe = std::env::current_exe().unwrap();
     let writers: Vec<String> = (0..4).map(|p| format!("p{p}")).collect();
     let children: Vec<_> = writers
         .iter()
         .map(|tag| {
-            Command::new(&exe)
-                .args(["--exact", "append_child", "--nocapture", "--test-threads=1"])
-                .env(CHILD_VAULT, dir.path())
-                .env(CHILD_TAG, tag)
-                .env(CHILD_BARRIER, barrier.path())
-                .env(CHILD_COUNT, writers.len().to_string())
+            // Each writer announces itself in `barrier` (outside the vault) and waits for all,
+            // so that they really run at the same time instead of one after another while the
+            // next is still being spawned.
+            Command::new(env!("CARGO_BIN_EXE_easel-vault-test-writer"))
+                .arg("append")
+                .arg(dir.path())
+                .arg(tag)
+                .arg(barrier.path())
+                .arg(writers.len().to_string())
                 .stdout(Stdio::null())
                 .spawn()
                 .unwrap()
@@ -122,40 +114,4 @@ fn processes_appending_lose_nothing() {
     // The barrier in `append_child` already guarantees that the processes ran at the same
     // time; how often the lock changed hands between them is up to the scheduler.
     eprintln!("the lock passed between writer processes {switches} times");
-}
-
-/// The writer process of `processes_appending_lose_nothing`.
-#[test]
-fn append_child() {
-    let (Some(dir), Some(tag)) = (std::env::var_os(CHILD_VAULT), std::env::var(CHILD_TAG).ok())
-    else {
-        return;
-    };
-    let vault = Vault::open(dir).unwrap();
-    if let (Some(barrier), Some(count)) = (
-        std::env::var_os(CHILD_BARRIER).map(PathBuf::from),
-        std::env::var(CHILD_COUNT)
-            .ok()
-            .and_then(|c| c.parse::<usize>().ok()),
-    ) {
-        std::fs::write(barrier.join(&tag), "").unwrap();
-        let start = Instant::now();
-        while std::fs::read_dir(&barrier).unwrap().count() < count {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "the other writers never started"
-            );
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-    std::thread::scope(|s| {
-        for half in ["a", "b"] {
-            let (vault, tag) = (&vault, &tag);
-            s.spawn(move || {
-                for k in 0..15 {
-                    append_line(vault, &format!("{tag}{half}-{k}"));
-                }
-            });
-        }
-    });
 }

@@ -1,8 +1,7 @@
 //! A writer killed with SIGKILL in the middle of writing leaves the old or the new content,
 //! never a mix, and its leftovers (temporary files, a torn ledger line) do not confuse Easel.
 //!
-//! The writer is this test binary re-run with `--exact crash_writer_child`; that test does
-//! nothing unless the parent sets `EASEL_TEST_CRASH_VAULT`.
+//! The writer is the crate's `easel-vault-test-writer` helper in `crash` mode.
 #![cfg(unix)]
 // Test helpers outside #[test] functions may unwrap too: a failure there is a test failure.
 #![allow(clippy::unwrap_used)]
@@ -14,10 +13,10 @@ use std::time::{Duration, Instant};
 
 use easel_vault::{Change, Expect, Vault};
 
-const CHILD_VAULT: &str = "EASEL_TEST_CRASH_VAULT";
 const SIZE: usize = 256 * 1024;
 
-/// Version `v`: a header naming it, then one repeated letter, always `SIZE` bytes.
+/// Version `v`: a header naming it, then one repeated letter, always `SIZE` bytes (the same
+/// function as the writer's).
 fn version(v: usize) -> Vec<u8> {
     let mut bytes = format!("version {v}\n").into_bytes();
     bytes.resize(SIZE, b'a' + (v % 26) as u8);
@@ -43,16 +42,10 @@ fn assert_complete(path: &Path) {
 fn a_killed_writer_leaves_one_complete_version() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("big.md");
-    let exe = std::env::current_exe().unwrap();
     for round in 0..6u64 {
-        let mut child = Command::new(&exe)
-            .args([
-                "--exact",
-                "crash_writer_child",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(CHILD_VAULT, dir.path())
+        let mut child = Command::new(env!("CARGO_BIN_EXE_easel-vault-test-writer"))
+            .arg("crash")
+            .arg(dir.path())
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
@@ -66,11 +59,11 @@ fn a_killed_writer_leaves_one_complete_version() {
         assert_complete(&target);
     }
 
-    // Leftover temporary files are recognisable and never listed as content.
+    // New versions are staged in .easel/tmp/, so nothing is left beside the file.
     for entry in fs::read_dir(dir.path()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         assert!(
-            name == "big.md" || name == ".easel" || name.starts_with(".big.md.easel-tmp-"),
+            name == "big.md" || name == ".easel",
             "unexpected file {name}"
         );
     }
@@ -99,25 +92,19 @@ fn a_killed_writer_leaves_one_complete_version() {
             &Change::new("cli", "test", "after the crash"),
         )
         .unwrap();
-    assert_eq!(vault.ledger_list(None).unwrap().len(), before + 1);
+    let entries = vault.ledger_list(None).unwrap();
+    assert_eq!(entries.len(), before + 1);
     assert_complete(&target);
-}
-
-/// The writer process of `a_killed_writer_leaves_one_complete_version`: writes forever.
-#[test]
-fn crash_writer_child() {
-    let Some(dir) = std::env::var_os(CHILD_VAULT) else {
-        return;
-    };
-    let vault = Vault::open(dir).unwrap();
-    let p = vault.resolve_for_write("big.md").unwrap();
-    let change = Change::new("cli", "test.crash", "write until killed");
-    for v in (0..).cycle() {
-        vault
-            .write(&p, &version(v % 26), Expect::Any, &change)
-            .unwrap();
-        if v > 1_000_000 {
-            break;
+    // The ledger agrees with the file, and the killed writers' temporary files (new versions
+    // and blobs) were removed by that write.
+    assert_eq!(entries[0].rev_after, Some(vault.read(&p).unwrap().1));
+    for folder in [".easel/tmp", ".easel/blobs"] {
+        for entry in fs::read_dir(dir.path().join(folder)).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(
+                !name.contains("easel-tmp"),
+                "a temporary file was left in {folder}: {name}"
+            );
         }
     }
 }

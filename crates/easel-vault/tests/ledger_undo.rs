@@ -34,11 +34,17 @@ fn every_change_is_a_ledger_line_with_the_design_fields() {
         .unwrap();
 
     let text = fs::read_to_string(dir.path().join(".easel/ledger.jsonl")).unwrap();
-    let lines: Vec<serde_json::Value> = text
+    let all: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // Each change is an entry, written before the file changed, and a confirmation after.
+    assert_eq!(all.len(), 4);
+    let lines: Vec<&serde_json::Value> = all.iter().filter(|l| l.get("id").is_some()).collect();
     assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["pending"], true);
+    assert_eq!(all[1], serde_json::json!({"done": first.ledger_id}));
+    assert_eq!(all[3], serde_json::json!({"done": second.ledger_id}));
     let keys: Vec<_> = lines[0]
         .as_object()
         .unwrap()

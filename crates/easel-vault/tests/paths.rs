@@ -184,6 +184,108 @@ mod links {
         assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 
+    /// A vault as someone else could hand it over: each of Easel's own entries under
+    /// `.easel/` is a link to a place outside. Every change is refused with the link named,
+    /// and nothing outside is created or changed.
+    #[test]
+    fn links_under_the_easel_folder_leading_outside_are_refused() {
+        for internal in ["ledger.jsonl", "blobs", "locks", "tmp"] {
+            let outside = tempfile::tempdir().unwrap();
+            let (dir, vault) = vault();
+            fs::write(dir.path().join("a.md"), b"old").unwrap();
+            fs::create_dir(dir.path().join(".easel")).unwrap();
+            let target = if internal == "ledger.jsonl" {
+                let file = outside.path().join("ledger.jsonl");
+                fs::write(&file, b"").unwrap();
+                file
+            } else {
+                outside.path().to_path_buf()
+            };
+            symlink(&target, dir.path().join(".easel").join(internal)).unwrap();
+            let p = vault.resolve_for_write("a.md").unwrap();
+            let err = vault.write(&p, b"new", Expect::Any, &change()).unwrap_err();
+            assert!(
+                matches!(err, VaultError::EaselLink { .. }),
+                "{internal}: {err}"
+            );
+            assert_eq!(err.kind(), ErrorKind::Invalid);
+            assert!(err.to_string().contains(internal), "{err}");
+            assert!(err.hint().contains("rm "), "{}", err.hint());
+            assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"old");
+            let outside_now: Vec<_> = walk(outside.path());
+            let expected: Vec<String> = if internal == "ledger.jsonl" {
+                vec!["ledger.jsonl (0 bytes)".into()]
+            } else {
+                vec![]
+            };
+            assert_eq!(outside_now, expected, "{internal}");
+            // Reading the history through the link is refused as well.
+            assert!(vault.ledger_list(None).is_err(), "{internal}");
+        }
+    }
+
+    fn walk(dir: &Path) -> Vec<String> {
+        let mut found: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let len = e.metadata().unwrap().len();
+                format!("{} ({len} bytes)", e.file_name().to_string_lossy())
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn a_lock_file_or_blob_replaced_by_a_link_is_not_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        let planted = outside.path().join("planted");
+        fs::write(&planted, b"one").unwrap();
+        let (dir, vault) = vault();
+        let p = vault.resolve_for_write("a.md").unwrap();
+        vault.write(&p, b"one", Expect::Any, &change()).unwrap();
+        vault.write(&p, b"two", Expect::Any, &change()).unwrap();
+
+        // The saved copy of "one" becomes a link to a file with the same bytes outside.
+        let blobs = dir.path().join(".easel/blobs");
+        for blob in fs::read_dir(&blobs).unwrap() {
+            let blob = blob.unwrap().path();
+            fs::remove_file(&blob).unwrap();
+            symlink(&planted, &blob).unwrap();
+        }
+        let err = vault.undo(easel_vault::UndoTarget::Latest).unwrap_err();
+        assert!(matches!(err, VaultError::EaselLink { .. }), "{err}");
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"two");
+
+        // Every lock file becomes a link to the outside file.
+        for lock in fs::read_dir(dir.path().join(".easel/locks")).unwrap() {
+            let lock = lock.unwrap().path();
+            fs::remove_file(&lock).unwrap();
+            symlink(&planted, &lock).unwrap();
+        }
+        let err = vault
+            .write(&p, b"three", Expect::Any, &change())
+            .unwrap_err();
+        assert!(matches!(err, VaultError::EaselLink { .. }), "{err}");
+        assert_eq!(fs::read(&planted).unwrap(), b"one");
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"two");
+    }
+
+    #[test]
+    fn other_easel_folders_linked_outside_are_refused_like_any_path() {
+        let outside = tempfile::tempdir().unwrap();
+        let (dir, vault) = vault();
+        fs::create_dir(dir.path().join(".easel")).unwrap();
+        for folder in ["sessions", "cache", "agents"] {
+            symlink(outside.path(), dir.path().join(".easel").join(folder)).unwrap();
+            let err = vault
+                .resolve_for_write(&format!(".easel/{folder}/x.json"))
+                .unwrap_err();
+            assert!(matches!(err, VaultError::EscapesVault { .. }), "{err}");
+        }
+    }
+
     #[test]
     fn a_vault_reached_through_a_link_still_works() {
         let real = tempfile::tempdir().unwrap();
@@ -194,6 +296,36 @@ mod links {
         vault.write(&p, b"a", Expect::Any, &change()).unwrap();
         assert_eq!(fs::read(real.path().join("a.md")).unwrap(), b"a");
     }
+}
+
+#[test]
+fn names_with_control_characters_are_refused_for_writing() {
+    let (dir, vault) = vault();
+    for bad in [
+        "a\nb.md",
+        "notes/tab\there.canvas",
+        "esc\u{1b}[2J.md",
+        "cr\r.md",
+        "del\u{7f}.md",
+        "c1\u{85}.md",
+        "right-to-left\u{202e}dm.exe",
+    ] {
+        let err = vault.resolve_for_write(bad).unwrap_err();
+        assert!(
+            matches!(err, VaultError::InvalidPath { .. }),
+            "{bad:?}: {err}"
+        );
+        assert_eq!(err.kind(), ErrorKind::Invalid);
+        // The message shows the name escaped, on one line.
+        assert!(!err.to_string().contains(['\n', '\r', '\u{1b}']), "{err}");
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Reading such a file, found on disk, still works.
+    fs::write(dir.path().join("a\nb.md"), b"x").unwrap();
+    assert_eq!(
+        vault.read(&vault.resolve("a\nb.md").unwrap()).unwrap().0,
+        b"x"
+    );
 }
 
 #[test]

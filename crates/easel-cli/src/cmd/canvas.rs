@@ -8,8 +8,8 @@ use crate::output::{Output, preview};
 use easel_canvas::json::{Map, Value};
 use easel_ops::canvas::{self as ops, CanvasArrays};
 use easel_ops::{Actor, Ctx, Op};
-use easel_vault::Vault;
 use easel_vault::canvas::ItemResult;
+use easel_vault::{Vault, printable};
 use serde_json::Number;
 
 /// "1 node", "2 nodes".
@@ -30,15 +30,16 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             };
             let r = ops::CanvasList.run(&ctx, input)?;
             out.emit(&r, |r| {
+                // Names come from disk: escaped, so a crafted name cannot print lines of its own.
                 for c in &r.canvases {
+                    let path = printable(&c.path);
                     match (&c.error, c.node_count, c.edge_count) {
                         (None, Some(n), Some(e)) => {
-                            outln!("{}  ({}, {})", c.path, count(n, "node"), count(e, "edge"))
+                            outln!("{path}  ({}, {})", count(n, "node"), count(e, "edge"))
                         }
                         (err, _, _) => outln!(
-                            "{}  (unreadable: {})",
-                            c.path,
-                            err.as_deref().unwrap_or("unknown problem")
+                            "{path}  (unreadable: {})",
+                            printable(err.as_deref().unwrap_or("unknown problem"))
                         ),
                     }
                 }
