@@ -477,6 +477,8 @@ pub enum CanvasCmd {
         #[arg(long, default_value_t = 1.0)]
         scale: f32,
     },
+    /// Arrange the nodes automatically; only positions, group sizes and edge sides change.
+    Layout(crate::cmd::diagram::LayoutArgs),
 }
 
 #[derive(Debug, Args)]

@@ -43,6 +43,7 @@ pub mod canvas;
 mod ctx;
 mod effect;
 mod error;
+pub mod layout;
 pub mod ledger;
 pub mod note;
 mod op;
@@ -72,6 +73,7 @@ pub fn register(registry: &mut Registry) {
         .register(canvas::CanvasFind)
         .register(canvas::CanvasValidate)
         .register(canvas::CanvasFmt)
+        .register(layout::CanvasLayout)
         .register(ledger::LedgerList)
         .register(ledger::LedgerUndo)
         .register(vault::VaultList)

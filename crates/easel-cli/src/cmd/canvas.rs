@@ -221,6 +221,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             out: file,
             scale,
         } => render(vault, out, &path, file.as_deref(), scale),
+        CanvasCmd::Layout(a) => crate::cmd::diagram::layout(&ctx, out, a),
     }
 }
 

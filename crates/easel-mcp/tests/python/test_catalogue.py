@@ -37,6 +37,7 @@ CASES = {
     "canvas_find": {"path": "Board", "text": "goal"},
     "canvas_validate": {"path": "Board"},
     "canvas_fmt": {"path": "Board"},
+    "canvas_layout": {"path": "Board", "algo": "tree", "pin": ["a"]},
     "ledger_list": {"limit": 5},
     "ledger_undo": {},
     "vault_list": {},

@@ -1,0 +1,106 @@
+//! `easel canvas layout|import|export|batch|new` end to end on a real vault folder.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+use common::{TestVault, expect_failure};
+
+/// Five nodes piled on one spot, a chain a→b→c→d plus a→e.
+const PILE: &str = r#"{"nodes":[
+{"id":"a","type":"text","text":"a","x":0,"y":0,"width":250,"height":60},
+{"id":"b","type":"text","text":"b","x":10,"y":10,"width":250,"height":60},
+{"id":"c","type":"text","text":"c","x":20,"y":20,"width":250,"height":60},
+{"id":"d","type":"text","text":"d","x":30,"y":30,"width":250,"height":60},
+{"id":"e","type":"text","text":"e","x":40,"y":40,"width":250,"height":60}],
+"edges":[{"id":"1","fromNode":"a","toNode":"b"},{"id":"2","fromNode":"b","toNode":"c"},
+{"id":"3","fromNode":"c","toNode":"d"},{"id":"4","fromNode":"a","toNode":"e","label":"keep"}]}"#;
+
+fn ledger_lines(v: &TestVault) -> usize {
+    std::fs::read_to_string(v.file(".easel/ledger.jsonl"))
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn layout_untangles_a_pile_in_one_ledger_entry() {
+    let v = TestVault::new();
+    std::fs::write(v.file("Pile.canvas"), PILE).unwrap();
+    let r = v.json(&["canvas", "layout", "Pile", "--pin", "a"]);
+    let keys: Vec<_> = r.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["path", "rev", "moved", "metrics"]);
+    let m = &r["metrics"];
+    for k in [
+        "crossings",
+        "edge_node_overlaps",
+        "node_overlaps",
+        "edge_length",
+        "area",
+    ] {
+        assert!(m.get(k).is_some(), "metrics lack {k}: {m}");
+    }
+    assert_eq!(m["node_overlaps"], 0);
+    assert_eq!(m["edge_node_overlaps"], 0);
+    assert_eq!(r["moved"], 4);
+    assert_eq!(ledger_lines(&v), 1);
+    let c = v.json(&["canvas", "read", "Pile"]);
+    assert_eq!(c["rev"], r["rev"]);
+    let a = &c["nodes"][0];
+    assert_eq!((a["x"].as_f64(), a["y"].as_f64()), (Some(0.0), Some(0.0)));
+    // Only positions and sides changed: labels, texts and sizes are as they were.
+    assert_eq!(c["edges"][3]["label"], "keep");
+    assert_eq!(c["edges"][0]["fromSide"], "bottom");
+    assert_eq!(c["edges"][0]["toSide"], "top");
+    assert_eq!(c["nodes"][4]["width"], 250);
+
+    let human = v
+        .easel()
+        .args(["canvas", "layout", "Pile", "--algo", "grid"])
+        .output()
+        .unwrap();
+    assert!(human.status.success());
+    assert!(String::from_utf8_lossy(&human.stdout).contains("0 overlaps"));
+}
+
+#[test]
+fn layout_refuses_what_it_cannot_do() {
+    let v = TestVault::new();
+    std::fs::write(v.file("Pile.canvas"), PILE).unwrap();
+    let err = expect_failure(
+        v.easel().args(["canvas", "layout", "Pile", "--pin", "zz"]),
+        3,
+    );
+    assert!(err.contains("node 'zz' does not exist"), "{err}");
+    assert!(err.contains("easel canvas read"), "{err}");
+    expect_failure(
+        v.easel()
+            .args(["canvas", "layout", "Pile", "--rev", "0123456789abcdef"]),
+        4,
+    );
+    let err = expect_failure(
+        v.easel().args(["canvas", "layout", "Pile", "--group", "a"]),
+        5,
+    );
+    assert!(err.contains("not a group"), "{err}");
+    expect_failure(v.easel().args(["canvas", "layout", "Nope"]), 3);
+    assert_eq!(v.read("Pile.canvas"), PILE);
+    assert_eq!(ledger_lines(&v), 0);
+}
+
+#[test]
+fn tree_layout_warns_about_the_edge_it_ignored() {
+    let v = TestVault::new();
+    std::fs::write(
+        v.file("Loop.canvas"),
+        r#"{"nodes":[{"id":"a","type":"text","text":"Root","x":0,"y":0,"width":100,"height":50},
+        {"id":"b","type":"text","text":"Leaf","x":0,"y":0,"width":100,"height":50}],
+        "edges":[{"id":"1","fromNode":"a","toNode":"b"},{"id":"2","fromNode":"b","toNode":"a"}]}"#,
+    )
+    .unwrap();
+    let r = v.json(&["canvas", "layout", "Loop", "--algo", "tree"]);
+    assert!(
+        r["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("from 'Leaf' to 'Root' closes a cycle"),
+        "{r}"
+    );
+}
