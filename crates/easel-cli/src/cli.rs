@@ -479,6 +479,10 @@ pub enum CanvasCmd {
     },
     /// Arrange the nodes automatically; only positions, group sizes and edge sides change.
     Layout(crate::cmd::diagram::LayoutArgs),
+    /// Make a new canvas from a Mermaid flowchart, a DOT graph or a Markdown outline.
+    Import(crate::cmd::diagram::ImportArgs),
+    /// Write a canvas as Mermaid, DOT, an outline, SVG or PNG.
+    Export(crate::cmd::diagram::ExportArgs),
 }
 
 #[derive(Debug, Args)]

@@ -104,3 +104,124 @@ fn tree_layout_warns_about_the_edge_it_ignored() {
         "{r}"
     );
 }
+
+#[test]
+fn import_then_export_keeps_the_diagram() {
+    let v = TestVault::new();
+    let src = v.file("flow.mmd");
+    std::fs::write(
+        &src,
+        "flowchart LR\n  A[Idea] -->|why| B(Draft)\n  subgraph S [Review]\n    C{OK?}\n  end\n  B --> C\n  style A fill:#fb464c\n",
+    )
+    .unwrap();
+    let r = v.json(&["canvas", "import", src.to_str().unwrap(), "--out", "Flow"]);
+    assert_eq!(r["path"], "Flow.canvas");
+    assert_eq!(r["format"], "mermaid");
+    assert_eq!(
+        (r["nodeCount"].as_u64(), r["edgeCount"].as_u64()),
+        (Some(4), Some(2))
+    );
+    assert!(r["warnings"].to_string().contains("diamond"), "{r}");
+    assert_eq!(ledger_lines(&v), 1);
+    let c = v.json(&["canvas", "read", "Flow"]);
+    let a = c["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["text"] == "Idea")
+        .unwrap();
+    assert_eq!(a["color"], "1");
+    // The same text twice gives the same ids, so re-imports diff cleanly.
+    let again = v.json(&["canvas", "import", src.to_str().unwrap(), "--out", "Flow2"]);
+    assert_eq!(
+        v.read("Flow.canvas"),
+        v.read(again["path"].as_str().unwrap())
+    );
+
+    let m = v
+        .easel()
+        .args(["canvas", "export", "Flow", "--to", "mermaid"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(m.stdout).unwrap();
+    assert!(text.starts_with("flowchart LR\n"), "{text}");
+    assert!(
+        text.contains("subgraph") && text.contains("|\"why\"|") && text.contains("fill:#fb464c"),
+        "{text}"
+    );
+    let dot = v.file("flow.dot");
+    v.json(&[
+        "canvas",
+        "export",
+        "Flow",
+        "--to",
+        "dot",
+        "--out",
+        dot.to_str().unwrap(),
+    ]);
+    let back = v.json(&[
+        "canvas",
+        "import",
+        dot.to_str().unwrap(),
+        "--out",
+        "FromDot",
+    ]);
+    assert_eq!(
+        (back["nodeCount"].as_u64(), back["edgeCount"].as_u64()),
+        (Some(4), Some(2))
+    );
+    let png = v.file("flow.png");
+    v.json(&[
+        "canvas",
+        "export",
+        "Flow",
+        "--to",
+        "png",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    expect_failure(
+        v.easel().args(["canvas", "export", "Flow", "--to", "png"]),
+        5,
+    );
+}
+
+#[test]
+fn bad_diagrams_fail_with_a_position_and_write_nothing() {
+    let v = TestVault::new();
+    let src = v.file("bad.mmd");
+    std::fs::write(&src, "flowchart TD\n  A --> B\n  B -->\n").unwrap();
+    let err = expect_failure(
+        v.easel().args(["canvas", "import", src.to_str().unwrap()]),
+        5,
+    );
+    assert!(err.contains("line 3, column 8"), "{err}");
+    let seq = v.file("seq.mmd");
+    std::fs::write(&seq, "sequenceDiagram\n  A->>B: hi\n").unwrap();
+    let err = expect_failure(
+        v.easel().args(["canvas", "import", seq.to_str().unwrap()]),
+        5,
+    );
+    assert!(
+        err.contains("only flowcharts") && err.contains("sequenceDiagram"),
+        "{err}"
+    );
+    let dot = v.file("bad.dot");
+    std::fs::write(&dot, "digraph {\n  a -> [x];\n}").unwrap();
+    let err = expect_failure(
+        v.easel().args(["canvas", "import", dot.to_str().unwrap()]),
+        5,
+    );
+    assert!(err.contains("DOT line 2, column 8"), "{err}");
+    assert!(!v.file("bad.canvas").exists() && !v.file("seq.canvas").exists());
+    assert_eq!(ledger_lines(&v), 0);
+    // An existing canvas is not overwritten.
+    std::fs::write(v.file("ok.mmd"), "graph TD\n A-->B\n").unwrap();
+    v.json(&["canvas", "import", v.file("ok.mmd").to_str().unwrap()]);
+    expect_failure(
+        v.easel()
+            .args(["canvas", "import", v.file("ok.mmd").to_str().unwrap()]),
+        4,
+    );
+}

@@ -219,6 +219,22 @@ pub fn from_canvas(canvas: &Canvas, warnings: &mut Warnings) -> Diagram {
             .map(|&i| EndRef::Node(i))
             .or_else(|| group_at.get(id).map(|&i| EndRef::Group(i)))
     };
+    // The direction the drawing reads in: where most edges leave their nodes.
+    let sideways = canvas
+        .edges()
+        .iter()
+        .filter(|e| e.from_side() == Some(easel_canvas::Side::Right))
+        .count();
+    let downwards = canvas
+        .edges()
+        .iter()
+        .filter(|e| e.from_side() == Some(easel_canvas::Side::Bottom))
+        .count();
+    d.direction = Some(if sideways > downwards {
+        Direction::Right
+    } else {
+        Direction::Down
+    });
     for e in canvas.edges() {
         let (Some(from), Some(to)) = (end(e.from_node()), end(e.to_node())) else {
             warnings.add("an edge to a node that does not exist was left out");

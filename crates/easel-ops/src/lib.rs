@@ -43,6 +43,7 @@ pub mod canvas;
 mod ctx;
 mod effect;
 mod error;
+pub mod import;
 pub mod layout;
 pub mod ledger;
 pub mod note;
@@ -74,6 +75,7 @@ pub fn register(registry: &mut Registry) {
         .register(canvas::CanvasValidate)
         .register(canvas::CanvasFmt)
         .register(layout::CanvasLayout)
+        .register(import::CanvasImport)
         .register(ledger::LedgerList)
         .register(ledger::LedgerUndo)
         .register(vault::VaultList)

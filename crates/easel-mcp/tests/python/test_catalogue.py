@@ -38,6 +38,8 @@ CASES = {
     "canvas_validate": {"path": "Board"},
     "canvas_fmt": {"path": "Board"},
     "canvas_layout": {"path": "Board", "algo": "tree", "pin": ["a"]},
+    "canvas_import": {"path": "Flow", "text": "flowchart LR\n  A[Idea] -->|why| B(Draft)\n"},
+    "canvas_export": {"path": "Board", "to": "mermaid"},
     "ledger_list": {"limit": 5},
     "ledger_undo": {},
     "vault_list": {},
