@@ -483,6 +483,8 @@ pub enum CanvasCmd {
     Import(crate::cmd::diagram::ImportArgs),
     /// Write a canvas as Mermaid, DOT, an outline, SVG or PNG.
     Export(crate::cmd::diagram::ExportArgs),
+    /// Apply a list of node and edge changes all or nothing, in one write ("@ref" links new nodes).
+    Batch(crate::cmd::diagram::BatchArgs),
 }
 
 #[derive(Debug, Args)]

@@ -225,3 +225,64 @@ fn bad_diagrams_fail_with_a_position_and_write_nothing() {
         4,
     );
 }
+
+#[test]
+fn batch_builds_a_connected_diagram_in_one_write() {
+    let v = TestVault::new();
+    std::fs::write(v.file("Plan.canvas"), "{\"nodes\":[],\"edges\":[]}").unwrap();
+    let ops = v.file("ops.json");
+    std::fs::write(
+        &ops,
+        r#"[{"op":"add_node","ref":"goal","type":"text","text":"Launch"},
+            {"op":"add_node","ref":"docs","type":"text","text":"Docs"},
+            {"op":"add_node","ref":"tests","type":"text","text":"Tests","color":"4"},
+            {"op":"add_edge","fromNode":"@goal","toNode":"@docs","label":"needs"},
+            {"op":"add_edge","fromNode":"@goal","toNode":"@tests"},
+            {"op":"update_node","id":"@docs","data":{"text":"Write docs"}},
+            {"op":"layout","algo":"tree","pin":["@goal"]}]"#,
+    )
+    .unwrap();
+    let r = v.json(&["canvas", "batch", "Plan", "--ops", ops.to_str().unwrap()]);
+    assert_eq!(r["applied"], 7);
+    assert_eq!(
+        (r["nodeCount"].as_u64(), r["edgeCount"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(r["metrics"]["node_overlaps"], 0);
+    let goal = r["refs"]["goal"].as_str().unwrap().to_owned();
+    assert_eq!(goal.len(), 16);
+    assert_eq!(ledger_lines(&v), 1);
+    let c = v.json(&["canvas", "read", "Plan"]);
+    assert_eq!(c["edges"][0]["fromNode"], goal.as_str());
+    assert_eq!(c["edges"][0]["label"], "needs");
+    assert_eq!(c["nodes"][1]["text"], "Write docs");
+}
+
+#[test]
+fn a_batch_whose_fifth_operation_fails_changes_nothing() {
+    let v = TestVault::new();
+    let before = "{\"nodes\":[],\"edges\":[]}";
+    std::fs::write(v.file("Plan.canvas"), before).unwrap();
+    let ops = v.file("ops.json");
+    std::fs::write(
+        &ops,
+        r#"[{"op":"add_node","ref":"a","type":"text","text":"A"},
+            {"op":"add_node","ref":"b","type":"text","text":"B"},
+            {"op":"add_edge","fromNode":"@a","toNode":"@b"},
+            {"op":"update_node","id":"@a","data":{"color":"2"}},
+            {"op":"add_edge","fromNode":"@a","toNode":"@nope"}]"#,
+    )
+    .unwrap();
+    let err = expect_failure(
+        v.easel()
+            .args(["canvas", "batch", "Plan", "--ops", ops.to_str().unwrap()]),
+        5,
+    );
+    assert!(
+        err.contains("operation 5 (add_edge)") && err.contains("'@nope'"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was changed"), "{err}");
+    assert_eq!(v.read("Plan.canvas"), before);
+    assert_eq!(ledger_lines(&v), 0);
+}

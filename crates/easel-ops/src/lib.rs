@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 mod args;
+pub mod batch;
 pub mod canvas;
 mod ctx;
 mod effect;
@@ -76,6 +77,7 @@ pub fn register(registry: &mut Registry) {
         .register(canvas::CanvasFmt)
         .register(layout::CanvasLayout)
         .register(import::CanvasImport)
+        .register(batch::CanvasBatch)
         .register(ledger::LedgerList)
         .register(ledger::LedgerUndo)
         .register(vault::VaultList)

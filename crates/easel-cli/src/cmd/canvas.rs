@@ -224,6 +224,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
         CanvasCmd::Layout(a) => crate::cmd::diagram::layout(&ctx, out, a),
         CanvasCmd::Import(a) => crate::cmd::diagram::import(&ctx, out, a),
         CanvasCmd::Export(a) => crate::cmd::diagram::export(&ctx, out, a),
+        CanvasCmd::Batch(a) => crate::cmd::diagram::batch(&ctx, out, a),
     }
 }
 

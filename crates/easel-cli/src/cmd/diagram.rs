@@ -291,3 +291,72 @@ pub fn export(ctx: &Ctx, out: &Output, a: ExportArgs) -> anyhow::Result<()> {
         }
     })
 }
+
+/// `easel canvas batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Canvas path, relative to the vault ('.canvas' may be left out).
+    pub path: String,
+    /// A JSON file holding the list of operations (or {"ops": [...]}), or '-' for standard input.
+    #[arg(long, value_name = "FILE")]
+    pub ops: String,
+    #[command(flatten)]
+    pub rev: RevArg,
+}
+
+pub fn batch(ctx: &Ctx, out: &Output, a: BatchArgs) -> anyhow::Result<()> {
+    use easel_ops::batch::{BatchInput, CanvasBatch};
+    let data = serde_json::Value::from(&crate::input::read_data(&a.ops)?);
+    let list = match data {
+        serde_json::Value::Array(items) => items,
+        serde_json::Value::Object(mut m) if m.contains_key("ops") => match m.remove("ops") {
+            Some(serde_json::Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        _ => {
+            return Err(UsageError::invalid(
+                "the operations must be a JSON list",
+                "write [{\"op\": \"add_node\", \"ref\": \"a\", \"type\": \"text\", \"text\": \"Hi\"}, ...]",
+            )
+            .into());
+        }
+    };
+    let mut ops = Vec::with_capacity(list.len());
+    for (i, item) in list.into_iter().enumerate() {
+        match item {
+            serde_json::Value::Object(m) => ops.push(m),
+            _ => {
+                return Err(UsageError::invalid(
+                    format!("operation {} is not a JSON object", i + 1),
+                    "write each operation as {\"op\": \"add_node\", ...}",
+                )
+                .into());
+            }
+        }
+    }
+    let r = CanvasBatch.run(
+        ctx,
+        BatchInput {
+            path: a.path,
+            ops,
+            rev: a.rev.rev,
+        },
+    )?;
+    out.emit(&r, |r| {
+        outln!(
+            "applied {} change{} to {} ({} nodes, {} edges), rev {}",
+            r.applied,
+            if r.applied == 1 { "" } else { "s" },
+            r.path,
+            r.node_count,
+            r.edge_count,
+            r.rev.as_deref().unwrap_or("-")
+        );
+        for (name, id) in &r.refs {
+            outln!("  @{name} = {id}");
+        }
+        for w in &r.warnings {
+            eprintln!("warning: {w}");
+        }
+    })
+}

@@ -40,6 +40,10 @@ CASES = {
     "canvas_layout": {"path": "Board", "algo": "tree", "pin": ["a"]},
     "canvas_import": {"path": "Flow", "text": "flowchart LR\n  A[Idea] -->|why| B(Draft)\n"},
     "canvas_export": {"path": "Board", "to": "mermaid"},
+    "canvas_batch": {"path": "Board", "ops": [
+        {"op": "add_node", "ref": "c", "id": "c1", "type": "text", "text": "New"},
+        {"op": "add_edge", "id": "e2", "fromNode": "a", "toNode": "@c", "label": "then"},
+        {"op": "layout", "algo": "layered"}]},
     "ledger_list": {"limit": 5},
     "ledger_undo": {},
     "vault_list": {},
