@@ -21,6 +21,7 @@ pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> 
     let mut g = Layers::build(n, &edges, &rank, graph, axes);
     g.order_layers();
     g.coordinates(spacing);
+    g.straighten(spacing);
     g.positions(n, axes, spacing)
 }
 
@@ -124,6 +125,8 @@ struct Layers {
     chain: Vec<Option<(usize, usize, f64)>>,
     /// Cross-axis centre of each box.
     centre: Vec<f64>,
+    /// Where a dummy should be to lie on its edge's straight line.
+    target: Vec<f64>,
 }
 
 impl Layers {
@@ -189,6 +192,7 @@ impl Layers {
             real: n,
             chain,
             centre: vec![0.0; total],
+            target: vec![0.0; total],
         }
     }
 
@@ -335,8 +339,8 @@ impl Layers {
             }
         }
         let ranks = self.layers.len();
-        for round in 0..12 {
-            let straighten = round >= 8;
+        for round in 0..9 {
+            let straighten = false;
             let order: Vec<(usize, Pull)> = match round % 3 {
                 0 => (1..ranks).map(|r| (r, Pull::Up)).collect(),
                 1 => (0..ranks.saturating_sub(1))
@@ -363,11 +367,12 @@ impl Layers {
             };
             let mut w = if u >= self.real { 4.0 } else { 1.0 };
             let target = match self.chain[u] {
-                Some((a, b, t)) if straighten => {
-                    w = 16.0;
-                    self.centre[a] + (self.centre[b] - self.centre[a]) * t
+                Some(_) if straighten => {
+                    w = 1000.0;
+                    self.target[u]
                 }
-                _ if nbs.is_empty() => self.centre[u],
+                // While edges are straightened, boxes stay unless a corridor pushes them.
+                _ if nbs.is_empty() || straighten => self.centre[u],
                 _ => nbs.iter().map(|&v| self.centre[v]).sum::<f64>() / nbs.len() as f64,
             };
             want.push(target);
@@ -383,11 +388,12 @@ impl Layers {
         }
     }
 
-    /// Top-left corners of the real boxes; ranks are bands as deep as their deepest box.
-    fn positions(&self, n: usize, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
+    /// Where each rank's band starts along the main axis, and how deep it is: as deep as its
+    /// deepest box.
+    fn bands(&self, spacing: f64) -> (Vec<f64>, Vec<f64>) {
         let ranks = self.layers.len();
         let mut depth = vec![0.0f64; ranks];
-        for u in 0..n {
+        for u in 0..self.real {
             depth[self.rank[u]] = depth[self.rank[u]].max(self.lens[u].0);
         }
         let mut band_at = vec![0.0f64; ranks];
@@ -401,6 +407,45 @@ impl Layers {
                 .sum::<usize>();
             at += depth[r] + spacing * 1.5 + (fan as f64).sqrt() * 8.0;
         }
+        (band_at, depth)
+    }
+
+    /// Pulls every long edge's dummies onto the straight line JSON Canvas will draw (from the
+    /// middle of the source's far side to the middle of the target's near side), and widens
+    /// each dummy to the room that line sweeps through its rank, so the isotonic placement
+    /// pushes boxes out of its way.
+    fn straighten(&mut self, spacing: f64) {
+        let (band_at, depth) = self.bands(spacing);
+        for round in 0..10 {
+            for u in self.real..self.rank.len() {
+                let Some((a, b, _)) = self.chain[u] else {
+                    continue;
+                };
+                let main =
+                    |v: usize| band_at[self.rank[v]] + (depth[self.rank[v]] - self.lens[v].0) / 2.0;
+                let (y0, y1) = (main(a) + self.lens[a].0, main(b));
+                let (x0, x1) = (self.centre[a], self.centre[b]);
+                let r = self.rank[u];
+                let slope = if y1 > y0 { (x1 - x0) / (y1 - y0) } else { 0.0 };
+                let mid = band_at[r] + depth[r] / 2.0;
+                self.target[u] = x0 + slope * (mid - y0);
+                self.lens[u].1 = DUMMY_WIDTH.max(slope.abs() * depth[r] + 4.0);
+            }
+            let ranks = self.layers.len();
+            let order: Vec<usize> = if round % 2 == 0 {
+                (0..ranks).collect()
+            } else {
+                (0..ranks).rev().collect()
+            };
+            for r in order {
+                self.settle(r, Pull::Both, true, spacing);
+            }
+        }
+    }
+
+    /// Top-left corners of the real boxes, centred in their rank's band.
+    fn positions(&self, n: usize, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
+        let (band_at, depth) = self.bands(spacing);
         let min_cross = (0..n)
             .map(|u| self.centre[u] - self.lens[u].1 / 2.0)
             .fold(f64::INFINITY, f64::min);
