@@ -485,6 +485,8 @@ pub enum CanvasCmd {
     Export(crate::cmd::diagram::ExportArgs),
     /// Apply a list of node and edge changes all or nothing, in one write ("@ref" links new nodes).
     Batch(crate::cmd::diagram::BatchArgs),
+    /// Start a new canvas from a template, filling its {{key}} placeholders with --set.
+    New(crate::cmd::diagram::NewArgs),
 }
 
 #[derive(Debug, Args)]

@@ -48,6 +48,7 @@ pub mod import;
 pub mod layout;
 pub mod ledger;
 pub mod note;
+pub mod template;
 mod op;
 mod registry;
 pub mod vault;
@@ -78,6 +79,7 @@ pub fn register(registry: &mut Registry) {
         .register(layout::CanvasLayout)
         .register(import::CanvasImport)
         .register(batch::CanvasBatch)
+        .register(template::CanvasNew)
         .register(ledger::LedgerList)
         .register(ledger::LedgerUndo)
         .register(vault::VaultList)

@@ -225,6 +225,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
         CanvasCmd::Import(a) => crate::cmd::diagram::import(&ctx, out, a),
         CanvasCmd::Export(a) => crate::cmd::diagram::export(&ctx, out, a),
         CanvasCmd::Batch(a) => crate::cmd::diagram::batch(&ctx, out, a),
+        CanvasCmd::New(a) => crate::cmd::diagram::new(&ctx, out, a),
     }
 }
 

@@ -360,3 +360,50 @@ pub fn batch(ctx: &Ctx, out: &Output, a: BatchArgs) -> anyhow::Result<()> {
         }
     })
 }
+
+/// `easel canvas new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The new canvas, relative to the vault.
+    pub path: String,
+    /// mindmap, flowchart, kanban, timeline, swot, conversation, or a name from .easel/templates/.
+    #[arg(long)]
+    pub template: String,
+    /// A placeholder's value, KEY=VALUE (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+}
+
+pub fn new(ctx: &Ctx, out: &Output, a: NewArgs) -> anyhow::Result<()> {
+    use easel_ops::template::{CanvasNew, NewInput};
+    let mut set = std::collections::BTreeMap::new();
+    for pair in &a.set {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(UsageError::invalid(
+                format!("--set {pair} is not KEY=VALUE"),
+                "write --set topic=\"Summer trip\"",
+            )
+            .into());
+        };
+        set.insert(k.trim().to_owned(), v.to_owned());
+    }
+    let input = NewInput {
+        path: a.path,
+        template: a.template,
+        set: (!set.is_empty()).then_some(set),
+    };
+    let r = CanvasNew.run(ctx, input)?;
+    out.emit(&r, |r| {
+        outln!(
+            "created {} from {} ({} nodes, {} edges), rev {}",
+            r.path,
+            r.template,
+            r.node_count,
+            r.edge_count,
+            r.rev.as_deref().unwrap_or("-")
+        );
+        for w in &r.warnings {
+            eprintln!("warning: {w}");
+        }
+    })
+}

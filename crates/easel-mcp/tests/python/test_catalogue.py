@@ -44,6 +44,7 @@ CASES = {
         {"op": "add_node", "ref": "c", "id": "c1", "type": "text", "text": "New"},
         {"op": "add_edge", "id": "e2", "fromNode": "a", "toNode": "@c", "label": "then"},
         {"op": "layout", "algo": "layered"}]},
+    "canvas_new": {"path": "Trip", "template": "mindmap", "set": {"topic": "Summer trip"}},
     "ledger_list": {"limit": 5},
     "ledger_undo": {},
     "vault_list": {},
