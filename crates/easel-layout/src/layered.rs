@@ -11,6 +11,9 @@ use crate::flat::{Axes, Graph};
 /// The cross-axis room a long edge keeps free in each rank it passes.
 const DUMMY_WIDTH: f64 = 24.0;
 
+/// How many crossings moving one box out of an edge's way may add.
+const ALLOWED_CROSSINGS: usize = 1;
+
 pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
     let n = graph.sizes.len();
     if n == 0 {
@@ -22,6 +25,7 @@ pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> 
     g.order_layers();
     g.coordinates(spacing);
     g.straighten(spacing);
+    g.clear_lines(spacing);
     g.positions(n, axes, spacing)
 }
 
@@ -107,6 +111,42 @@ fn ranks(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
             rank[u] = min.saturating_sub(1).max(rank[u]);
         }
     }
+    // Then each box moves, within the ranks its edges allow, to the one that makes its edges
+    // shortest (the median of its neighbours' ranks): a cheap stand-in for network simplex that
+    // removes most of the long edges longest path leaves.
+    let mut inn: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        inn[b].push(a);
+    }
+    for _ in 0..8 {
+        let mut changed = false;
+        for &u in &topo {
+            let lo = inn[u].iter().map(|&v| rank[v] + 1).max().unwrap_or(0);
+            let hi = out[u]
+                .iter()
+                .map(|&v| rank[v].saturating_sub(1))
+                .min()
+                .unwrap_or(usize::MAX);
+            if inn[u].len() + out[u].len() == 0 || lo > hi {
+                continue;
+            }
+            // Edge length is |rank[u] - rank[v]| summed; its minimum is at a median.
+            let mut ranks_of: Vec<usize> = inn[u].iter().chain(&out[u]).map(|&v| rank[v]).collect();
+            ranks_of.sort_unstable();
+            let median = ranks_of[(ranks_of.len() - 1) / 2];
+            let cost = |r: usize| ranks_of.iter().map(|&x| x.abs_diff(r)).sum::<usize>();
+            let best = median.clamp(lo, hi);
+            if cost(best) < cost(rank[u]) {
+                rank[u] = best;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let min = rank.iter().copied().min().unwrap_or(0);
+    rank.iter_mut().for_each(|r| *r -= min);
     rank
 }
 
@@ -267,7 +307,19 @@ impl Layers {
                         &self.down[u]
                     };
                     if nb.is_empty() {
-                        pos[u] as f64
+                        return pos[u] as f64;
+                    }
+                    // Alternate rounds use the median, which ignores a far-off neighbour that
+                    // the mean would follow; the best order of either is kept.
+                    if round % 4 >= 2 {
+                        let mut p: Vec<f64> = nb.iter().map(|&v| pos[v] as f64).collect();
+                        p.sort_by(f64::total_cmp);
+                        let m = p.len() / 2;
+                        if p.len() % 2 == 1 {
+                            p[m]
+                        } else {
+                            (p[m - 1] + p[m]) / 2.0
+                        }
                     } else {
                         nb.iter().map(|&v| pos[v] as f64).sum::<f64>() / nb.len() as f64
                     }
@@ -408,6 +460,91 @@ impl Layers {
             at += depth[r] + spacing * 1.5 + (fan as f64).sqrt() * 8.0;
         }
         (band_at, depth)
+    }
+
+    /// Boxes that a long edge's straight line passes through: (box, the edge's dummy in the
+    /// box's rank).
+    fn hits(&self, spacing: f64) -> Vec<(usize, usize)> {
+        let (band_at, depth) = self.bands(spacing);
+        let main = |v: usize| band_at[self.rank[v]] + (depth[self.rank[v]] - self.lens[v].0) / 2.0;
+        let mut out = Vec::new();
+        for d in self.real..self.rank.len() {
+            let Some((a, b, _)) = self.chain[d] else {
+                continue;
+            };
+            let r = self.rank[d];
+            let (y0, y1) = (main(a) + self.lens[a].0, main(b));
+            if y1 <= y0 {
+                continue;
+            }
+            let at =
+                |y: f64| self.centre[a] + (self.centre[b] - self.centre[a]) * (y - y0) / (y1 - y0);
+            for &u in &self.layers[r] {
+                if u >= self.real {
+                    continue;
+                }
+                let (top, bottom) = (main(u), main(u) + self.lens[u].0);
+                let (xa, xb) = (at(top), at(bottom));
+                let (lo, hi) = (
+                    self.centre[u] - self.lens[u].1 / 2.0,
+                    self.centre[u] + self.lens[u].1 / 2.0,
+                );
+                if xa.max(xb) > lo + 1.0 && xa.min(xb) < hi - 1.0 {
+                    out.push((u, d));
+                }
+            }
+        }
+        out
+    }
+
+    /// Where straightening could not clear a line (a box sits between two edges that meet at
+    /// one node), moves the box to the other side of the edge in its rank and straightens
+    /// again, keeping the arrangement with the fewest boxes in the way.
+    fn clear_lines(&mut self, spacing: f64) {
+        let mut best = self.hits(spacing).len();
+        if best == 0 {
+            return;
+        }
+        let mut kept = (self.layers.clone(), self.centre.clone(), self.lens.clone());
+        for _ in 0..6 {
+            let hits = self.hits(spacing);
+            let mut moved = std::collections::HashSet::new();
+            let mut crossings = self.crossings();
+            for (u, d) in hits {
+                if !moved.insert(u) {
+                    continue;
+                }
+                let before = self.layers[self.rank[u]].clone();
+                let layer = &mut self.layers[self.rank[u]];
+                let (Some(iu), Some(id)) = (
+                    layer.iter().position(|&x| x == u),
+                    layer.iter().position(|&x| x == d),
+                ) else {
+                    continue;
+                };
+                layer.remove(iu);
+                let id = if iu < id { id - 1 } else { id };
+                let to = if iu <= id { id + 1 } else { id };
+                layer.insert(to.min(layer.len()), u);
+                // A line cleared at the price of new crossings is no better for a reader.
+                let now = self.crossings();
+                if now > crossings + ALLOWED_CROSSINGS {
+                    self.layers[self.rank[u]] = before;
+                } else {
+                    crossings = now;
+                }
+            }
+            self.straighten(spacing);
+            let now = self.hits(spacing).len();
+            if now < best {
+                best = now;
+                kept = (self.layers.clone(), self.centre.clone(), self.lens.clone());
+            }
+            if now == 0 {
+                break;
+            }
+        }
+        (self.layers, self.centre, self.lens) = kept;
     }
 
     /// Pulls every long edge's dummies onto the straight line JSON Canvas will draw (from the

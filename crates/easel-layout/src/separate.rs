@@ -36,7 +36,7 @@ pub fn separate(
         for _ in 0..=settled.len() {
             let blocking = settled
                 .iter()
-                .filter(|o| o.overlaps(&r))
+                .filter(|o| near(o, &r))
                 .map(|o| if along_x { o.right() } else { o.bottom() })
                 .reduce(f64::max);
             match blocking {
@@ -45,7 +45,7 @@ pub fn separate(
                 Some(end) => r.y = end + gap,
             }
         }
-        if settled.iter().any(|o| o.overlaps(&r))
+        if settled.iter().any(|o| near(o, &r))
             && let Some(all) = settled.iter().copied().reduce(|a, b| a.union(&b))
         {
             if along_x {
@@ -61,6 +61,12 @@ pub fn separate(
         settled.push(r);
     }
     moved
+}
+
+/// Overlapping, or closer than a pixel: positions are rounded to whole pixels afterwards, and
+/// two boxes that merely touched could overlap by half a pixel once rounded.
+fn near(a: &Rect, b: &Rect) -> bool {
+    Rect::new(a.x - 1.0, a.y - 1.0, a.width + 2.0, a.height + 2.0).overlaps(b)
 }
 
 #[cfg(test)]
