@@ -290,8 +290,19 @@ fn a_batch_whose_fifth_operation_fails_changes_nothing() {
 #[test]
 fn templates_start_canvases_with_placeholders_filled() {
     let v = TestVault::new();
-    let r = v.json(&["canvas", "new", "Trip", "--template", "mindmap", "--set", "topic=Summer trip"]);
-    assert_eq!((r["path"].as_str(), r["nodeCount"].as_u64()), (Some("Trip.canvas"), Some(5)));
+    let r = v.json(&[
+        "canvas",
+        "new",
+        "Trip",
+        "--template",
+        "mindmap",
+        "--set",
+        "topic=Summer trip",
+    ]);
+    assert_eq!(
+        (r["path"].as_str(), r["nodeCount"].as_u64()),
+        (Some("Trip.canvas"), Some(5))
+    );
     let c = v.json(&["canvas", "read", "Trip"]);
     assert_eq!(c["nodes"][0]["text"], "# Summer trip");
     let r = v.json(&["canvas", "new", "Chat", "--template", "conversation"]);
@@ -303,12 +314,51 @@ fn templates_start_canvases_with_placeholders_filled() {
         ".easel/templates/meeting.canvas",
         r##"{"nodes":[{"id":"t","type":"text","text":"# {{title}} on {{date}}","x":0,"y":0,"width":300,"height":60}],"edges":[]}"##,
     );
-    let err = expect_failure(v.easel().args(["canvas", "new", "M", "--template", "meeting", "--set", "title=Review"]), 5);
-    assert!(err.contains("needs a value for 'date'") && err.contains("--set date="), "{err}");
-    let r = v.json(&["canvas", "new", "M", "--template", "meeting", "--set", "title=Review", "--set", "date=Monday", "--set", "room=4"]);
-    assert!(r["warnings"][0].as_str().unwrap().contains("'room' was not used"), "{r}");
+    let err = expect_failure(
+        v.easel().args([
+            "canvas",
+            "new",
+            "M",
+            "--template",
+            "meeting",
+            "--set",
+            "title=Review",
+        ]),
+        5,
+    );
+    assert!(
+        err.contains("needs a value for 'date'") && err.contains("--set date="),
+        "{err}"
+    );
+    let r = v.json(&[
+        "canvas",
+        "new",
+        "M",
+        "--template",
+        "meeting",
+        "--set",
+        "title=Review",
+        "--set",
+        "date=Monday",
+        "--set",
+        "room=4",
+    ]);
+    assert!(
+        r["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("'room' was not used"),
+        "{r}"
+    );
     assert!(v.read("M.canvas").contains("# Review on Monday"));
-    let err = expect_failure(v.easel().args(["canvas", "new", "X", "--template", "nope"]), 3);
+    let err = expect_failure(
+        v.easel().args(["canvas", "new", "X", "--template", "nope"]),
+        3,
+    );
     assert!(err.contains("mindmap, flowchart, kanban"), "{err}");
-    expect_failure(v.easel().args(["canvas", "new", "Trip", "--template", "swot"]), 4);
+    expect_failure(
+        v.easel()
+            .args(["canvas", "new", "Trip", "--template", "swot"]),
+        4,
+    );
 }

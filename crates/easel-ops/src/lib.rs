@@ -48,9 +48,9 @@ pub mod import;
 pub mod layout;
 pub mod ledger;
 pub mod note;
-pub mod template;
 mod op;
 mod registry;
+pub mod template;
 pub mod vault;
 
 pub use ctx::{Cancel, Ctx, EventSink, OpEvent};

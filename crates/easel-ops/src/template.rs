@@ -36,7 +36,13 @@ const BUILTINS: &[Builtin] = &[
 {"id":"e2","fromNode":"centre","fromSide":"right","toNode":"b2","toSide":"left"},
 {"id":"e3","fromNode":"centre","fromSide":"left","toNode":"b3","toSide":"right"},
 {"id":"e4","fromNode":"centre","fromSide":"right","toNode":"b4","toSide":"left"}]}"##,
-        defaults: &[("topic", "Central idea"), ("branch1", "Branch 1"), ("branch2", "Branch 2"), ("branch3", "Branch 3"), ("branch4", "Branch 4")],
+        defaults: &[
+            ("topic", "Central idea"),
+            ("branch1", "Branch 1"),
+            ("branch2", "Branch 2"),
+            ("branch3", "Branch 3"),
+            ("branch4", "Branch 4"),
+        ],
     },
     Builtin {
         name: "flowchart",
@@ -54,7 +60,14 @@ const BUILTINS: &[Builtin] = &[
 {"id":"f4","fromNode":"choice","fromSide":"bottom","toNode":"no","toSide":"top","label":"no"},
 {"id":"f5","fromNode":"yes","fromSide":"bottom","toNode":"end","toSide":"top"},
 {"id":"f6","fromNode":"no","fromSide":"bottom","toNode":"end","toSide":"top"}]}"##,
-        defaults: &[("start", "Start"), ("step", "Do something"), ("question", "Did it work?"), ("yes", "Next step"), ("no", "Fix it"), ("end", "Done")],
+        defaults: &[
+            ("start", "Start"),
+            ("step", "Do something"),
+            ("question", "Did it work?"),
+            ("yes", "Next step"),
+            ("no", "Fix it"),
+            ("end", "Done"),
+        ],
     },
     Builtin {
         name: "kanban",
@@ -64,7 +77,12 @@ const BUILTINS: &[Builtin] = &[
 {"id":"done","type":"group","label":"{{done}}","x":720,"y":0,"width":320,"height":500,"color":"4"},
 {"id":"card","type":"text","text":"{{card}}","x":35,"y":40,"width":250,"height":60}],
 "edges":[]}"##,
-        defaults: &[("todo", "To do"), ("doing", "Doing"), ("done", "Done"), ("card", "First task")],
+        defaults: &[
+            ("todo", "To do"),
+            ("doing", "Doing"),
+            ("done", "Done"),
+            ("card", "First task"),
+        ],
     },
     Builtin {
         name: "timeline",
@@ -77,7 +95,12 @@ const BUILTINS: &[Builtin] = &[
 {"id":"l1","fromNode":"t1","fromSide":"right","toNode":"t2","toSide":"left"},
 {"id":"l2","fromNode":"t2","fromSide":"right","toNode":"t3","toSide":"left"},
 {"id":"l3","fromNode":"t3","fromSide":"right","toNode":"t4","toSide":"left"}]}"##,
-        defaults: &[("start", "Start"), ("step2", "Milestone"), ("step3", "Milestone"), ("end", "End")],
+        defaults: &[
+            ("start", "Start"),
+            ("step2", "Milestone"),
+            ("step3", "Milestone"),
+            ("end", "End"),
+        ],
     },
     Builtin {
         name: "swot",
@@ -96,7 +119,13 @@ const BUILTINS: &[Builtin] = &[
 {"id":"system","type":"text","text":"---\nrole: system\n---\n\n{{system}}","x":0,"y":0,"width":400,"height":140,"color":"6"},
 {"id":"user","type":"text","text":"{{prompt}}","x":0,"y":200,"width":400,"height":120}],
 "edges":[{"id":"c1","fromNode":"system","fromSide":"bottom","toNode":"user","toSide":"top"}]}"##,
-        defaults: &[("system", "You are a helpful assistant."), ("prompt", "Ask your question here, then run thread send on this node.")],
+        defaults: &[
+            ("system", "You are a helpful assistant."),
+            (
+                "prompt",
+                "Ask your question here, then run thread send on this node.",
+            ),
+        ],
     },
 ];
 
@@ -106,7 +135,12 @@ pub fn builtin_names() -> Vec<&'static str> {
 }
 
 /// Replaces every `{{key}}` in `s`; keys without a value are collected in `missing`.
-fn fill(s: &str, values: &BTreeMap<String, String>, used: &mut Vec<String>, missing: &mut Vec<String>) -> String {
+fn fill(
+    s: &str,
+    values: &BTreeMap<String, String>,
+    used: &mut Vec<String>,
+    missing: &mut Vec<String>,
+) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(start) = rest.find("{{") {
@@ -131,10 +165,19 @@ fn fill(s: &str, values: &BTreeMap<String, String>, used: &mut Vec<String>, miss
     out
 }
 
-fn fill_value(v: &mut Value, values: &BTreeMap<String, String>, used: &mut Vec<String>, missing: &mut Vec<String>) {
+fn fill_value(
+    v: &mut Value,
+    values: &BTreeMap<String, String>,
+    used: &mut Vec<String>,
+    missing: &mut Vec<String>,
+) {
     match v {
-        Value::String(s) if s.contains("{{") => *v = Value::from(fill(s, values, used, missing).as_str()),
-        Value::Array(items) => items.iter_mut().for_each(|i| fill_value(i, values, used, missing)),
+        Value::String(s) if s.contains("{{") => {
+            *v = Value::from(fill(s, values, used, missing).as_str())
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|i| fill_value(i, values, used, missing)),
         Value::Object(m) => {
             let keys: Vec<String> = m.keys().map(str::to_owned).collect();
             for k in keys {
@@ -205,17 +248,26 @@ Example: {\"path\": \"Trip.canvas\", \"template\": \"mindmap\", \"set\": {\"topi
                 b.canvas.to_owned()
             }
             None => {
-                let p = ctx.vault().resolve(&format!(".easel/templates/{name}.canvas")).map_err(|_| unknown(name))?;
+                let p = ctx
+                    .vault()
+                    .resolve(&format!(".easel/templates/{name}.canvas"))
+                    .map_err(|_| unknown(name))?;
                 let (bytes, _) = ctx.vault().read(&p).map_err(|_| unknown(name))?;
                 String::from_utf8(bytes).map_err(|_| {
-                    OpError::invalid(format!("template '{name}' is not UTF-8 text"), "save the template as a UTF-8 .canvas file")
+                    OpError::invalid(
+                        format!("template '{name}' is not UTF-8 text"),
+                        "save the template as a UTF-8 .canvas file",
+                    )
                 })?
             }
         };
         let given = input.set.unwrap_or_default();
         values.extend(given.clone());
         let mut canvas = Canvas::parse(&text).map_err(|e| {
-            OpError::invalid(format!("template '{name}' is not a canvas: {e}"), "fix the template file in .easel/templates/")
+            OpError::invalid(
+                format!("template '{name}' is not a canvas: {e}"),
+                "fix the template file in .easel/templates/",
+            )
         })?;
         let (mut used, mut missing) = (Vec::new(), Vec::new());
         let mut value = canvas.to_value();
@@ -223,23 +275,51 @@ Example: {\"path\": \"Trip.canvas\", \"template\": \"mindmap\", \"set\": {\"topi
         missing.sort();
         missing.dedup();
         if !missing.is_empty() {
-            let example = missing.iter().map(|k| format!("{k}=...")).collect::<Vec<_>>().join(" ");
+            let example = missing
+                .iter()
+                .map(|k| format!("{k}=..."))
+                .collect::<Vec<_>>()
+                .join(" ");
             return Err(OpError::invalid(
-                format!("template '{name}' needs a value for {}", missing.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")),
-                format!("give them with 'set' ({{\"{}\": \"...\"}}), on the shell --set {example}", missing[0]),
+                format!(
+                    "template '{name}' needs a value for {}",
+                    missing
+                        .iter()
+                        .map(|k| format!("'{k}'"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                format!(
+                    "give them with 'set' ({{\"{}\": \"...\"}}), on the shell --set {example}",
+                    missing[0]
+                ),
             ));
         }
-        canvas = Canvas::from_value(value).map_err(|e| OpError::failure(format!("a filled template stopped being a canvas: {e}")))?;
+        canvas = Canvas::from_value(value).map_err(|e| {
+            OpError::failure(format!("a filled template stopped being a canvas: {e}"))
+        })?;
         let warnings = given
             .keys()
             .filter(|k| !used.contains(k))
-            .map(|k| format!("the template '{name}' has no {{{{{k}}}}} placeholder, so '{k}' was not used"))
+            .map(|k| {
+                format!(
+                    "the template '{name}' has no {{{{{k}}}}} placeholder, so '{k}' was not used"
+                )
+            })
             .collect();
         let p = canvas_path(ctx.vault(), &input.path, true)?;
-        let change = ctx.change(Self::NAME, format!("create {} from template {name}", p.as_str()));
+        let change = ctx.change(
+            Self::NAME,
+            format!("create {} from template {name}", p.as_str()),
+        );
         let written = ctx
             .vault()
-            .write(&p, canvas.to_obsidian_string().as_bytes(), Expect::Absent, &change)
+            .write(
+                &p,
+                canvas.to_obsidian_string().as_bytes(),
+                Expect::Absent,
+                &change,
+            )
             .map_err(|e| match e {
                 easel_vault::VaultError::AlreadyExists { .. } => OpError::conflict(
                     format!("canvas already exists: {}", p.as_str()),
@@ -275,14 +355,23 @@ mod tests {
     #[test]
     fn every_builtin_is_a_valid_canvas_once_filled() {
         for b in BUILTINS {
-            let values = b.defaults.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+            let values = b
+                .defaults
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect();
             let (mut used, mut missing) = (Vec::new(), Vec::new());
             let mut value = Canvas::parse(b.canvas).unwrap().to_value();
             fill_value(&mut value, &values, &mut used, &mut missing);
             assert!(missing.is_empty(), "{}: {missing:?}", b.name);
             let c = Canvas::from_value(value).unwrap();
             assert!(easel_canvas::validate(&c).is_valid(), "{}", b.name);
-            assert_eq!(easel_layout::canvas_metrics(&c).node_overlaps, 0, "{}", b.name);
+            assert_eq!(
+                easel_layout::canvas_metrics(&c).node_overlaps,
+                0,
+                "{}",
+                b.name
+            );
         }
     }
 
@@ -290,7 +379,13 @@ mod tests {
     fn placeholders_fill_and_report_what_is_missing() {
         let values = BTreeMap::from([("a".to_owned(), "x \"quoted\"".to_owned())]);
         let (mut used, mut missing) = (Vec::new(), Vec::new());
-        assert_eq!(fill("{{a}} and {{ b }}", &values, &mut used, &mut missing), "x \"quoted\" and {{ b }}");
-        assert_eq!((used, missing), (vec!["a".to_owned()], vec!["b".to_owned()]));
+        assert_eq!(
+            fill("{{a}} and {{ b }}", &values, &mut used, &mut missing),
+            "x \"quoted\" and {{ b }}"
+        );
+        assert_eq!(
+            (used, missing),
+            (vec!["a".to_owned()], vec!["b".to_owned()])
+        );
     }
 }
