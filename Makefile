@@ -42,7 +42,7 @@ bench:
 ## fuzz: run each fuzz target for FUZZ_SECONDS (needs `cargo install cargo-fuzz`)
 FUZZ_SECONDS ?= 60
 fuzz:
-	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse fuzz/corpus/code_graph fuzz/corpus/frontmatter
+	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse fuzz/corpus/code_graph fuzz/corpus/frontmatter fuzz/corpus/diagram_import
 	cp fuzz/seeds/*.canvas fuzz/corpus/canvas_parse/ && cp fuzz/seeds/*.md fuzz/corpus/note_parse/
 	cp fuzz/seeds/code/*.bin fuzz/corpus/code_graph/
 	cp fuzz/seeds/frontmatter/*.bin fuzz/corpus/frontmatter/
@@ -50,6 +50,8 @@ fuzz:
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run note_parse -- -max_total_time=$(FUZZ_SECONDS)
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run code_graph -- -max_total_time=$(FUZZ_SECONDS)
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run frontmatter -- -max_total_time=$(FUZZ_SECONDS)
+	cp fuzz/seeds/diagram/*.bin fuzz/corpus/diagram_import/
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run diagram_import -- -max_total_time=$(FUZZ_SECONDS)
 
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:

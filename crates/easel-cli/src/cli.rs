@@ -478,6 +478,16 @@ pub enum CanvasCmd {
         #[arg(long, default_value_t = 1.0)]
         scale: f32,
     },
+    /// Arrange the nodes automatically; only positions, group sizes and edge sides change.
+    Layout(crate::cmd::diagram::LayoutArgs),
+    /// Make a new canvas from a Mermaid flowchart, a DOT graph or a Markdown outline.
+    Import(crate::cmd::diagram::ImportArgs),
+    /// Write a canvas as Mermaid, DOT, an outline, SVG or PNG.
+    Export(crate::cmd::diagram::ExportArgs),
+    /// Apply a list of node and edge changes all or nothing, in one write ("@ref" links new nodes).
+    Batch(crate::cmd::diagram::BatchArgs),
+    /// Start a new canvas from a template, filling its {{key}} placeholders with --set.
+    New(crate::cmd::diagram::NewArgs),
 }
 
 #[derive(Debug, Args)]

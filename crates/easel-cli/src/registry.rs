@@ -8,6 +8,7 @@ pub fn build() -> Registry {
     let mut registry = Registry::new();
     easel_ops::register(&mut registry);
     registry.register(easel_render::ops::CanvasRender);
+    registry.register(easel_render::export::CanvasExport);
     easel_llm::ops::register(&mut registry);
     registry.register(easel_code::CodeCanvas::default());
     registry

@@ -86,7 +86,7 @@ fn stdio_server_answers_tools_and_survives_errors() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 28, "{names:?}");
+    assert_eq!(names.len(), 33, "{names:?}");
     for name in [
         "canvas_read",
         "canvas",

@@ -39,14 +39,18 @@
 #![warn(missing_docs)]
 
 mod args;
+pub mod batch;
 pub mod canvas;
 mod ctx;
 mod effect;
 mod error;
+pub mod import;
+pub mod layout;
 pub mod ledger;
 pub mod note;
 mod op;
 mod registry;
+pub mod template;
 pub mod vault;
 
 pub use ctx::{Cancel, Ctx, EventSink, OpEvent};
@@ -72,6 +76,10 @@ pub fn register(registry: &mut Registry) {
         .register(canvas::CanvasFind)
         .register(canvas::CanvasValidate)
         .register(canvas::CanvasFmt)
+        .register(layout::CanvasLayout)
+        .register(import::CanvasImport)
+        .register(batch::CanvasBatch)
+        .register(template::CanvasNew)
         .register(ledger::LedgerList)
         .register(ledger::LedgerUndo)
         .register(vault::VaultList)

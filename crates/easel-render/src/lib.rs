@@ -28,6 +28,7 @@
 //! ```
 
 mod canvas;
+pub mod export;
 mod file;
 mod font;
 mod image;

@@ -222,6 +222,11 @@ pub fn run(vault: &Vault, out: &Output, cmd: CanvasCmd) -> anyhow::Result<()> {
             out: file,
             scale,
         } => render(vault, out, &path, file.as_deref(), scale),
+        CanvasCmd::Layout(a) => crate::cmd::diagram::layout(&ctx, out, a),
+        CanvasCmd::Import(a) => crate::cmd::diagram::import(&ctx, out, a),
+        CanvasCmd::Export(a) => crate::cmd::diagram::export(&ctx, out, a),
+        CanvasCmd::Batch(a) => crate::cmd::diagram::batch(&ctx, out, a),
+        CanvasCmd::New(a) => crate::cmd::diagram::new(&ctx, out, a),
     }
 }
 

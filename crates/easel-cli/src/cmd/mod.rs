@@ -3,6 +3,7 @@
 pub mod canvas;
 pub mod code;
 pub mod code_board;
+pub mod diagram;
 pub mod hooks;
 pub mod ledger;
 pub mod llm;
