@@ -70,6 +70,7 @@
 
 mod atomic;
 pub mod canvas;
+mod draft;
 mod error;
 pub mod history;
 mod ledger;
