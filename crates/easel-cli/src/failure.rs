@@ -50,6 +50,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         VaultError,
         easel_thread::ThreadError,
         easel_thread::SendError,
+        easel_thread::WatchError,
         easel_render::RenderFileError,
         easel_code::CodeError,
         easel_code::board::BoardError,

@@ -9,7 +9,12 @@ pub fn build() -> Registry {
     easel_ops::register(&mut registry);
     registry.register(easel_render::ops::CanvasRender);
     registry.register(easel_render::export::CanvasExport);
-    easel_llm::ops::register(&mut registry);
+    // One model client for every operation that calls a model, so the local model loads once.
+    let models = std::sync::Arc::new(easel_llm::ops::Models::default());
+    registry
+        .register(easel_llm::ops::LlmList::new(models.clone()))
+        .register(easel_llm::ops::LlmAsk::new(models.clone()));
+    easel_thread::register(&mut registry, models);
     registry.register(easel_code::CodeCanvas::default());
     registry
 }

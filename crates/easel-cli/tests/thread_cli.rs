@@ -59,3 +59,14 @@ fn unknown_nodes_and_canvases_are_not_found() {
     expect_failure(v.easel().args(["thread", "context", "Research", "nope"]), 3);
     expect_failure(v.easel().args(["thread", "context", "Missing", PROMPT]), 3);
 }
+
+#[test]
+fn watch_errors_keep_their_hint_and_exit_code() {
+    let v = TestVault::new();
+    let err = expect_failure(v.easel().args(["thread", "watch", "../outside"]), 5);
+    assert!(err.contains(".."), "{err}");
+    assert!(
+        !err.contains("EASEL_LOG=debug"),
+        "a classified error: {err}"
+    );
+}

@@ -294,8 +294,8 @@ fn a_node_added_while_the_answer_streams_is_kept() {
         (Some("q"), Some(answer_id.as_str()))
     );
 
-    // The answer was still being written after the other edit: the ledger (newest first) has
-    // a thread entry above the CLI's.
+    // The answer is one ledger entry, written when it was complete, so after the other edit
+    // (newest first).
     let ledger: serde_json::Value = serde_json::from_slice(
         &easel(&v)
             .args(["--json", "ledger", "--limit", "100"])
@@ -304,13 +304,28 @@ fn a_node_added_while_the_answer_streams_is_kept() {
             .stdout,
     )
     .unwrap();
-    let actors: Vec<&str> = ledger["entries"]
-        .as_array()
-        .unwrap()
+    let entries = ledger["entries"].as_array().unwrap();
+    let actors: Vec<&str> = entries
         .iter()
         .map(|e| e["actor"].as_str().unwrap())
         .collect();
-    let cli = actors.iter().position(|a| *a == "cli").unwrap();
-    assert!(actors[..cli].contains(&"thread"), "{actors:?}");
-    assert_eq!(actors.last(), Some(&"thread"), "{actors:?}");
+    assert_eq!(actors, ["thread", "cli"]);
+    assert_eq!(entries[0]["run"], sent["run"]);
+
+    // Undoing the answer takes the answer away and keeps the node added while it streamed.
+    let undo = easel(&v).args(["--json", "undo"]).output().unwrap();
+    assert!(
+        undo.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undo.stderr)
+    );
+    let c = canvas(&v);
+    let ids: Vec<&str> = c["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["q", "other"], "{c}");
+    assert!(c["edges"].as_array().unwrap().is_empty(), "{c}");
 }

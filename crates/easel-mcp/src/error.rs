@@ -16,22 +16,6 @@ pub struct ToolError {
 }
 
 impl ToolError {
-    pub(crate) fn invalid(message: impl Into<String>, hint: impl Into<String>) -> ToolError {
-        ToolError {
-            message: message.into(),
-            hint: hint.into(),
-            kind: ErrorKind::Invalid,
-        }
-    }
-
-    pub(crate) fn not_found(message: impl Into<String>, hint: impl Into<String>) -> ToolError {
-        ToolError {
-            message: message.into(),
-            hint: hint.into(),
-            kind: ErrorKind::NotFound,
-        }
-    }
-
     pub(crate) fn failure(message: impl Into<String>) -> ToolError {
         ToolError {
             message: message.into(),

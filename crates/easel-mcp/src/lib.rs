@@ -40,7 +40,6 @@ pub mod error;
 pub mod http;
 pub mod prompts;
 pub mod server;
-pub mod thread;
 pub mod tools;
 
 pub use error::{ServeError, ToolError};

@@ -2,8 +2,7 @@
 
 use crate::error::ToolError;
 use crate::prompts;
-use crate::thread::{self, Models};
-use crate::tools::{self, ToolSpec};
+use crate::tools;
 use easel_core::Actor;
 use easel_ops::{Cancel, Ctx, OpEvent, OpOutput, Registry};
 use easel_vault::Vault;
@@ -13,12 +12,12 @@ use rmcp::model::{
     GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// The URI scheme of canvas resources: `canvas://<vault-relative path>`.
 pub const CANVAS_SCHEME: &str = "canvas://";
@@ -39,34 +38,6 @@ pub struct EaselMcp {
     vault: Vault,
     registry: Arc<Registry>,
     tools: Arc<Vec<Tool>>,
-    state: Arc<State>,
-}
-
-/// What tool calls keep between calls, shared by every session of one server.
-#[derive(Debug, Default)]
-struct State {
-    models: Models,
-}
-
-/// A conversation tool that is not a registry operation yet.
-fn to_tool(spec: ToolSpec) -> Tool {
-    let schema = match spec.schema {
-        serde_json::Value::Object(m) => m,
-        _ => serde_json::Map::new(),
-    };
-    let annotations = ToolAnnotations::new()
-        .read_only(spec.read_only)
-        .destructive(false)
-        .idempotent(spec.read_only)
-        // An answer may come from a remote model provider.
-        .open_world(spec.name == "thread_send");
-    let title = match spec.name {
-        "thread_context" => "Show what a canvas conversation sends",
-        _ => "Ask a model on a canvas",
-    };
-    Tool::new(spec.name, spec.description, Arc::new(schema))
-        .with_title(title)
-        .with_annotations(annotations)
 }
 
 /// `mcp:<client name>` from the initialize handshake, kept to characters that read well in
@@ -132,18 +103,11 @@ pub fn path_from_uri(uri: &str) -> Result<String, String> {
 impl EaselMcp {
     /// A server over `vault` offering the operations of `registry` as tools.
     pub fn new(vault: Vault, registry: Arc<Registry>) -> EaselMcp {
-        let mut list: Vec<Tool> = registry.infos().map(tools::tool_of).collect();
-        list.extend(
-            thread::catalogue()
-                .into_iter()
-                .filter(|s| !registry.contains(s.name))
-                .map(to_tool),
-        );
+        let list: Vec<Tool> = registry.infos().map(tools::tool_of).collect();
         EaselMcp {
             vault,
             registry,
             tools: Arc::new(list),
-            state: Arc::default(),
         }
     }
 
@@ -156,7 +120,12 @@ impl EaselMcp {
     }
 
     /// Runs a registry operation on a blocking thread, with the request's cancellation and,
-    /// when the client asked for them, progress notifications.
+    /// when the client asked for them, progress notifications carrying the operation's events
+    /// (a streaming answer's text).
+    ///
+    /// The operation is cancelled when the client cancels the request (`notifications/cancelled`)
+    /// or goes away (the transport closes, or a progress notification cannot be delivered): a
+    /// streaming answer then stops its model and keeps what it has, marked `partial: true`.
     async fn call_op(
         &self,
         name: String,
@@ -166,13 +135,6 @@ impl EaselMcp {
     ) -> Result<OpOutput, ToolError> {
         let cancel = Cancel::new();
         let mut ctx = Ctx::new(self.vault.clone(), actor).with_cancel(cancel.clone());
-        let on_cancel = {
-            let ct = context.ct.clone();
-            tokio::spawn(async move {
-                ct.cancelled().await;
-                cancel.cancel();
-            })
-        };
         let mut forward = None;
         if let Some(token) = context.meta.get_progress_token() {
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<OpEvent>();
@@ -180,24 +142,19 @@ impl EaselMcp {
                 let _ = tx.send(e);
             }));
             let peer = context.peer.clone();
+            let cancel = cancel.clone();
             forward = Some(tokio::spawn(async move {
                 let mut step = 0u64;
                 while let Some(event) = rx.recv().await {
-                    let (progress, total, message) = match event {
-                        OpEvent::Progress {
-                            done,
-                            total,
-                            message,
-                        } => (done as f64, total.map(|t| t as f64), Some(message)),
-                        OpEvent::Data(data) => {
-                            step += 1;
-                            (step as f64, None, Some(data.to_string()))
-                        }
-                    };
+                    let (progress, total, message) = progress_of(event, &mut step);
                     let mut param = ProgressNotificationParam::new(token.clone(), progress);
                     param.total = total;
-                    param.message = message;
+                    param.message = Some(message);
                     if peer.notify_progress(param).await.is_err() {
+                        tracing::debug!(
+                            "progress could not be delivered; the client is gone, cancelling"
+                        );
+                        cancel.cancel();
                         break;
                     }
                 }
@@ -205,13 +162,26 @@ impl EaselMcp {
         }
         let registry = self.registry.clone();
         let tool = name.clone();
-        let outcome =
-            tokio::task::spawn_blocking(move || tools::call_in(&registry, &ctx, &name, arguments))
-                .await
-                .unwrap_or_else(|e| {
-                    Err(ToolError::failure(format!("the tool {tool} stopped: {e}")))
-                });
-        on_cancel.abort();
+        let mut job =
+            tokio::task::spawn_blocking(move || tools::call_in(&registry, &ctx, &name, arguments));
+        let peer = context.peer.clone();
+        let gone = async move {
+            while !peer.is_transport_closed() {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        };
+        let outcome = tokio::select! {
+            done = &mut job => done,
+            () = context.ct.cancelled() => {
+                cancel.cancel();
+                job.await
+            }
+            () = gone => {
+                cancel.cancel();
+                job.await
+            }
+        }
+        .unwrap_or_else(|e| Err(ToolError::failure(format!("the tool {tool} stopped: {e}"))));
         if let Some(f) = forward {
             // The sender went with the context; the forwarder ends once it has sent the rest.
             let _ = f.await;
@@ -250,6 +220,27 @@ impl EaselMcp {
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(text, canvas_uri(p.as_str())).with_mime_type("application/json"),
         ]))
+    }
+}
+
+/// A progress notification's numbers and message for one event. A streaming event with text
+/// (`{"type":"text_delta","delta":"..."}`) carries that text, so a client can show the answer
+/// as it grows; any other event carries its JSON.
+fn progress_of(event: OpEvent, step: &mut u64) -> (f64, Option<f64>, String) {
+    match event {
+        OpEvent::Progress {
+            done,
+            total,
+            message,
+        } => (done as f64, total.map(|t| t as f64), message),
+        OpEvent::Data(data) => {
+            *step += 1;
+            let text = match data.get("delta").and_then(|d| d.as_str()) {
+                Some(delta) => delta.to_owned(),
+                None => data.to_string(),
+            };
+            (*step as f64, None, text)
+        }
     }
 }
 
@@ -296,36 +287,10 @@ impl ServerHandler for EaselMcp {
         let actor = actor_for(&context);
         let name = request.name.to_string();
         let tool = name.clone();
-        let arguments = request.arguments;
         // Vault operations do blocking file IO and may wait for another writer's lock; a
         // thread_send blocks for as long as the model writes.
         let outcome = if self.registry.contains(&name) {
-            self.call_op(name, arguments, actor, &context).await
-        } else if thread::handles(&name) {
-            let (vault, state) = (self.vault.clone(), self.state.clone());
-            let actor = ops::Actor::new(actor.as_str());
-            // A client that cancels the request stops the model; the partial answer is kept.
-            let cancel = Arc::new(AtomicBool::new(false));
-            let on_cancel = {
-                let (ct, cancel) = (context.ct.clone(), cancel.clone());
-                tokio::spawn(async move {
-                    ct.cancelled().await;
-                    cancel.store(true, Ordering::Relaxed);
-                })
-            };
-            let outcome = tokio::task::spawn_blocking(move || {
-                thread::call(&vault, &actor, &state.models, &name, arguments, &cancel)
-            })
-            .await;
-            on_cancel.abort();
-            outcome
-                .unwrap_or_else(|e| {
-                    Err(ToolError::failure(format!("the tool {tool} stopped: {e}")))
-                })
-                .map(|o| OpOutput {
-                    json: o.text,
-                    images: Vec::new(),
-                })
+            self.call_op(name, request.arguments, actor, &context).await
         } else {
             Err(self.registry.unknown(&name).into())
         };
@@ -417,6 +382,32 @@ impl ServerHandler for EaselMcp {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn progress_carries_the_text_of_text_events() {
+        let mut step = 0;
+        let delta = OpEvent::Data(serde_json::json!({"type": "text_delta", "delta": "Four"}));
+        assert_eq!(
+            progress_of(delta, &mut step),
+            (1.0, None, "Four".to_owned())
+        );
+        let other = OpEvent::Data(serde_json::json!({"type": "tool_call", "name": "x"}));
+        let (n, _, message) = progress_of(other, &mut step);
+        assert_eq!(n, 2.0);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&message).unwrap()["name"],
+            "x"
+        );
+        let p = OpEvent::Progress {
+            done: 3,
+            total: Some(9),
+            message: "parsing".into(),
+        };
+        assert_eq!(
+            progress_of(p, &mut step),
+            (3.0, Some(9.0), "parsing".to_owned())
+        );
+    }
 
     #[test]
     fn uris_round_trip_with_spaces_and_unicode() {

@@ -4,13 +4,9 @@
 //! Everything here is synchronous and transport-free: [`call`] takes the registry, the vault,
 //! the actor and the JSON arguments and returns the JSON `easel --json` prints for the
 //! operation (compact, as text). The server runs it on a blocking thread.
-//!
-//! [`ToolSpec`] and [`Args`] remain for the tools that are not registry operations yet (the
-//! conversation tools in [`crate::thread`]).
 
 use crate::error::ToolError;
 use base64::Engine;
-use easel_canvas::json::Value;
 use easel_core::{Actor, is_operation_name, spell_hint};
 use easel_ops::{Ctx, OpError, OpInfo, OpOutput, Registry};
 use easel_vault::Vault;
@@ -92,155 +88,6 @@ pub fn content_of(out: OpOutput) -> Vec<ContentBlock> {
         ));
     }
     blocks
-}
-
-/// One tool as listed to clients.
-#[derive(Clone, Debug)]
-pub struct ToolSpec {
-    /// The tool name, e.g. `canvas_read`.
-    pub name: &'static str,
-    /// A short tutorial: what it does, when to use it, one example.
-    pub description: &'static str,
-    /// JSON Schema of the arguments.
-    pub schema: Json,
-    /// True when the tool never changes the vault.
-    pub read_only: bool,
-}
-
-pub(crate) fn object(props: Json, required: &[&str]) -> Json {
-    serde_json::json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
-}
-
-/// The accepted argument names of a tool, from its schema.
-fn accepted(spec: &ToolSpec) -> Vec<&str> {
-    spec.schema
-        .get("properties")
-        .and_then(Json::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default()
-}
-
-/// The arguments of `spec`, refused when one of them is not in its schema.
-pub(crate) fn check_arguments(
-    spec: &ToolSpec,
-    arguments: Option<serde_json::Map<String, Json>>,
-) -> Result<Args<'_>, ToolError> {
-    let a = Args {
-        tool: spec.name,
-        map: arguments.unwrap_or_default(),
-    };
-    let allowed = accepted(spec);
-    if let Some(extra) = a.map.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(a.bad(
-            format!("unknown argument '{extra}'"),
-            format!("{} takes: {}", spec.name, allowed.join(", ")),
-        ));
-    }
-    Ok(a)
-}
-
-/// The arguments of one call, with typed accessors that produce model-readable errors.
-pub(crate) struct Args<'a> {
-    tool: &'a str,
-    map: serde_json::Map<String, Json>,
-}
-
-impl Args<'_> {
-    pub(crate) fn bad(&self, message: String, hint: String) -> ToolError {
-        ToolError::invalid(format!("{}: {message}", self.tool), hint)
-    }
-
-    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<String>, ToolError> {
-        match self.map.get(key) {
-            None | Some(Json::Null) => Ok(None),
-            Some(Json::String(s)) => Ok(Some(s.clone())),
-            // Small models often send numbers for ids or colours: accept them as text.
-            Some(Json::Number(n)) => Ok(Some(n.to_string())),
-            Some(other) => Err(self.bad(
-                format!("'{key}' must be a string, got {}", json_type(other)),
-                format!("pass \"{key}\": \"...\""),
-            )),
-        }
-    }
-
-    pub(crate) fn str(&self, key: &str) -> Result<String, ToolError> {
-        self.opt_str(key)?.ok_or_else(|| {
-            self.bad(
-                format!("the argument '{key}' is missing"),
-                format!("add \"{key}\" to the arguments"),
-            )
-        })
-    }
-
-    pub(crate) fn opt_num(&self, key: &str) -> Result<Option<Value>, ToolError> {
-        match self.map.get(key) {
-            None | Some(Json::Null) => Ok(None),
-            Some(Json::Number(n)) => Ok(Some(Value::from(&Json::Number(n.clone())))),
-            Some(Json::String(s)) if s.trim().parse::<f64>().is_ok_and(f64::is_finite) => Ok(Some(
-                Value::from(s.trim().parse::<f64>().unwrap_or_default()),
-            )),
-            Some(other) => Err(self.bad(
-                format!("'{key}' must be a number, got {}", json_type(other)),
-                format!("pass \"{key}\": 120"),
-            )),
-        }
-    }
-
-    pub(crate) fn opt_bool(&self, key: &str) -> Result<Option<bool>, ToolError> {
-        match self.map.get(key) {
-            None | Some(Json::Null) => Ok(None),
-            Some(Json::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(self.bad(
-                format!("'{key}' must be true or false, got {}", json_type(other)),
-                format!("pass \"{key}\": true"),
-            )),
-        }
-    }
-
-    /// A whole number of at least 1 (a count or a limit).
-    pub(crate) fn opt_count(&self, key: &str) -> Result<Option<usize>, ToolError> {
-        match self.opt_num(key)? {
-            None => Ok(None),
-            Some(v) => match v.as_f64() {
-                Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= usize::MAX as f64 => {
-                    Ok(Some(n as usize))
-                }
-                _ => Err(self.bad(
-                    format!("'{key}' must be a whole number of at least 1"),
-                    format!("pass \"{key}\": 20"),
-                )),
-            },
-        }
-    }
-}
-
-fn json_type(v: &Json) -> &'static str {
-    match v {
-        Json::Null => "null",
-        Json::Bool(_) => "a boolean",
-        Json::Number(_) => "a number",
-        Json::String(_) => "a string",
-        Json::Array(_) => "an array",
-        Json::Object(_) => "an object",
-    }
-}
-
-/// A successful result: the JSON `easel --json` prints for the same operation, compact. The
-/// server sends it as one text block; no tool declares an output schema, so there is no
-/// `structuredContent` copy (it doubled every response, see BENCHMARKS.md).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ToolOutput {
-    /// The compact JSON text.
-    pub text: String,
-}
-
-impl ToolOutput {
-    /// The output for a result value.
-    pub fn of<T: serde::Serialize>(value: &T) -> Result<ToolOutput, ToolError> {
-        let text = serde_json::to_string(value)
-            .map_err(|e| ToolError::failure(format!("could not encode the result: {e}")))?;
-        Ok(ToolOutput { text })
-    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod ask;
 mod content;
 pub mod llm;
 mod messages;
+pub mod ops;
 mod response;
 mod send;
 mod source;
@@ -29,9 +30,10 @@ mod watch;
 pub use ask::{ASK_MARKER, ask_markers, asks, strip_ask_marker, take_ask};
 pub use content::{ContentOptions, NodeContent, Part, Role, Settings, node_content};
 pub use messages::{Message, Origin, assemble, fit};
+pub use ops::{ThreadContext, ThreadContextInput, ThreadSend, ThreadSendInput, register};
 pub use response::{
-    ANSWER_COLOR, ERROR_COLOR, ResponseError, ResponseWriter, answer_rect, answer_text, error_text,
-    fit_height,
+    ANSWER_COLOR, ERROR_COLOR, REWRITE_INTERVAL, ResponseError, ResponseWriter,
+    UNREADABLE_PATIENCE, answer_rect, answer_text, error_text, fit_height,
 };
 pub use send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target, load_context, send};
 pub use source::{FileContent, FileProblem, FileSource, MemoryFiles, VaultFiles, image_media_type};
@@ -95,7 +97,7 @@ impl ThreadError {
     pub fn hint(&self) -> String {
         match self {
             ThreadError::NodeNotFound(_) => {
-                "read the canvas to see its node ids ('easel canvas read PATH')".into()
+                "read the canvas to see its node ids (`canvas_read`)".into()
             }
         }
     }

@@ -10,6 +10,7 @@
 
 use crate::send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target};
 use crate::{Context, ContextOptions, Message, Part, Role};
+use easel_llm::ops::Models;
 use easel_llm::{Config, Event, Llm, LlmError, Request};
 use easel_vault::Vault;
 use futures_util::StreamExt;
@@ -50,7 +51,36 @@ pub fn configured_model(vault: &Vault) -> Result<String, LlmError> {
 #[derive(Clone, Debug)]
 pub struct Asker {
     llm: Arc<Llm>,
-    rt: Handle,
+    rt: Runner,
+}
+
+/// Where the model's futures run: a runtime the caller owns, or the one of the operations'
+/// shared model client.
+#[derive(Clone)]
+enum Runner {
+    Handle(Handle),
+    Models(Arc<Models>),
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Runner::Handle(_) => "Runner::Handle",
+            Runner::Models(_) => "Runner::Models",
+        })
+    }
+}
+
+impl Runner {
+    fn block_on<F: std::future::Future>(&self, fut: F) -> Result<F::Output, ModelFailure> {
+        match self {
+            Runner::Handle(h) => Ok(h.block_on(fut)),
+            Runner::Models(m) => m.block_on(fut).map_err(|e| ModelFailure {
+                error: e.message,
+                hint: e.hint,
+            }),
+        }
+    }
 }
 
 impl Asker {
@@ -62,7 +92,16 @@ impl Asker {
     pub fn new(llm: Llm, rt: Handle) -> Asker {
         Asker {
             llm: Arc::new(llm),
-            rt,
+            rt: Runner::Handle(rt),
+        }
+    }
+
+    /// A client on the operations' shared model client and its runtime (see
+    /// [`easel_llm::ops::Models`]), so `thread_send` and `llm_ask` load the local model once.
+    pub fn shared(llm: Arc<Llm>, models: Arc<Models>) -> Asker {
+        Asker {
+            llm,
+            rt: Runner::Models(models),
         }
     }
 
@@ -97,6 +136,7 @@ impl Asker {
                 context_window: choices.context_window,
             },
             model: choices.model.clone(),
+            ..SendOptions::default()
         }
     }
 
@@ -116,7 +156,7 @@ impl Asker {
             .or(ctx.max_tokens.and_then(|t| u32::try_from(t).ok()));
         let mut stream = self
             .rt
-            .block_on(self.llm.stream(Some(&ctx.model), req))
+            .block_on(self.llm.stream(Some(&ctx.model), req))?
             .map_err(failure)?;
         Ok(std::iter::from_fn(move || {
             loop {
@@ -128,6 +168,10 @@ impl Asker {
                 let next = self
                     .rt
                     .block_on(async { tokio::time::timeout(CANCEL_POLL, stream.next()).await });
+                let next = match next {
+                    Ok(next) => next,
+                    Err(f) => return Some(Err(f)),
+                };
                 match next {
                     Err(_) => continue,
                     Ok(None) => return None,

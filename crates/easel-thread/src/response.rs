@@ -67,6 +67,16 @@ pub enum ResponseError {
     NoGeometry(String),
     #[error("the answer node {0} was removed from the canvas while the answer was being written")]
     AnswerRemoved(String),
+    /// The canvas could not be read for longer than a rewrite by another program takes, so the
+    /// answer could not be written; the message carries the answer, so it is not lost.
+    #[error(
+        "the answer could not be written into node {node} because the canvas stayed unreadable ({reason}); the answer was:\n\n{answer}"
+    )]
+    Unreadable {
+        node: String,
+        reason: String,
+        answer: String,
+    },
 }
 
 impl From<VaultError> for ResponseError {
@@ -80,15 +90,46 @@ impl ResponseError {
         match self {
             ResponseError::Canvas(e) => e.hint(),
             ResponseError::TargetNotFound(_) => {
-                "read the canvas to see its node ids ('easel canvas read PATH')".into()
+                "read the canvas to see its node ids (`canvas_read`)".into()
             }
             ResponseError::NoGeometry(_) => {
-                "give the node x, y, width and height ('easel canvas validate' shows what is missing)".into()
+                "give the node x, y, width and height (`canvas_validate` shows what is missing)".into()
             }
             ResponseError::AnswerRemoved(_) => {
                 "nothing else was changed; ask again to get a new answer".into()
             }
+            ResponseError::Unreadable { .. } => {
+                "check the canvas with `canvas_validate`, then ask again (the answer so far is in the message)".into()
+            }
         }
+    }
+
+    pub fn kind(&self) -> easel_vault::ErrorKind {
+        use easel_vault::ErrorKind;
+        match self {
+            ResponseError::Canvas(e) => e.kind(),
+            ResponseError::TargetNotFound(_) => ErrorKind::NotFound,
+            ResponseError::NoGeometry(_) | ResponseError::Unreadable { .. } => ErrorKind::Invalid,
+            ResponseError::AnswerRemoved(_) => ErrorKind::Conflict,
+        }
+    }
+
+    /// Whether the canvas could not be read as a canvas right now: missing, not text, not
+    /// valid JSON. Programs that rewrite a file in place (truncate, then write) leave it like
+    /// that for a moment, so this is a reason to try again rather than to give up.
+    pub fn is_unreadable(&self) -> bool {
+        matches!(
+            self,
+            ResponseError::Canvas(
+                CanvasOpError::NotFound { .. }
+                    | CanvasOpError::NotText { .. }
+                    | CanvasOpError::Canvas {
+                        source: CanvasError::Parse(_) | CanvasError::Shape(_),
+                        ..
+                    }
+                    | CanvasOpError::Vault(VaultError::NotFound { .. })
+            )
+        )
     }
 }
 
@@ -109,25 +150,42 @@ fn canvas_error(p: &VaultPath, source: CanvasError) -> ResponseError {
     })
 }
 
+/// How long the last write of an answer keeps trying while the canvas cannot be read. A program
+/// rewriting the file in place is done within milliseconds; a canvas still broken after this
+/// is broken for good.
+pub const UNREADABLE_PATIENCE: Duration = Duration::from_secs(10);
+/// The pause between two tries of a last write.
+const RETRY_PAUSE: Duration = Duration::from_millis(50);
+
 /// Writes one answer into a canvas as it streams in.
 ///
 /// Every write re-reads the canvas under the vault's lock and changes only the answer node's
 /// text and height, so nodes added or moved meanwhile (in Obsidian, by another agent) are kept.
+///
+/// The node carries `partial: true` from its first write until the complete answer replaces it,
+/// so an answer cut short by a crash or a kill says so. The node's creation and the streamed
+/// rewrites are drafts ([`Vault::modify_draft`]): the ledger gets one entry per answer, written
+/// at the end, whose undo removes the answer node and its edges from the canvas as it is then,
+/// keeping everything else that changed meanwhile.
 pub struct ResponseWriter<'v> {
     vault: &'v Vault,
     path: VaultPath,
     actor: Actor,
+    run: String,
     model: String,
     created: String,
+    target: String,
     node_id: String,
     edge_id: String,
     last_write: Instant,
     interval: Duration,
+    patience: Duration,
     written: String,
 }
 
 impl<'v> ResponseWriter<'v> {
-    /// Creates the (empty) answer node below `target` and the edge to it, in one write.
+    /// Creates the (empty, `partial`) answer node below `target` and the edge to it, in one
+    /// write. The answer's ledger entry belongs to the actor's run, or to a new run of its own.
     pub fn start(
         vault: &'v Vault,
         actor: &Actor,
@@ -140,17 +198,8 @@ impl<'v> ResponseWriter<'v> {
             .round(jiff::Unit::Second)
             .unwrap_or_else(|_| jiff::Timestamp::now())
             .to_string();
-        let change = Change::new(
-            actor.name.clone(),
-            "thread.answer",
-            format!("start an answer to node {target} in {}", path.as_str()),
-        );
-        let change = match &actor.run {
-            Some(run) => change.with_run(run.clone()),
-            None => change,
-        };
-        let text = answer_text(model, &created, "", false);
-        let (_, (node_id, edge_id)) = vault.modify(&path, Expect::Present, &change, |bytes| {
+        let text = answer_text(model, &created, "", true);
+        let (node_id, edge_id) = vault.modify_draft(&path, |bytes| {
             let mut c = parse(&path, bytes)?;
             let t = c
                 .node(target)
@@ -186,13 +235,19 @@ impl<'v> ResponseWriter<'v> {
         Ok(ResponseWriter {
             vault,
             path,
+            run: actor
+                .run
+                .clone()
+                .unwrap_or_else(|| easel_core::RunId::new().as_str().to_owned()),
             actor: actor.clone(),
             model: model.to_owned(),
             created,
+            target: target.to_owned(),
             node_id,
             edge_id,
             last_write: Instant::now(),
             interval: REWRITE_INTERVAL,
+            patience: UNREADABLE_PATIENCE,
             written: String::new(),
         })
     }
@@ -200,6 +255,12 @@ impl<'v> ResponseWriter<'v> {
     /// Changes how often [`ResponseWriter::update`] may rewrite the canvas.
     pub fn with_interval(mut self, interval: Duration) -> ResponseWriter<'v> {
         self.interval = interval;
+        self
+    }
+
+    /// Changes how long the last write waits for a canvas that cannot be read.
+    pub fn with_patience(mut self, patience: Duration) -> ResponseWriter<'v> {
+        self.patience = patience;
         self
     }
 
@@ -215,78 +276,139 @@ impl<'v> ResponseWriter<'v> {
         self.path.as_str()
     }
 
-    /// Shows the answer so far, unless the last write was less than the interval (250 ms)
-    /// ago or nothing changed.
+    /// The run the answer's ledger entry belongs to (`easel undo --run RUN` takes it back).
+    pub fn run(&self) -> &str {
+        &self.run
+    }
+
+    /// Shows the answer so far (still marked `partial`), unless the last write was less than
+    /// the interval (250 ms) ago or nothing changed. A canvas that cannot be read right now
+    /// (another program is rewriting it) is skipped until the next tick.
     /// Returns whether it wrote.
     pub fn update(&mut self, answer_so_far: &str) -> Result<bool, ResponseError> {
         if self.last_write.elapsed() < self.interval || answer_so_far == self.written {
             return Ok(false);
         }
-        let text = answer_text(&self.model, &self.created, answer_so_far, false);
-        self.rewrite(&text, None, "stream")?;
-        self.written = answer_so_far.to_owned();
-        Ok(true)
+        let text = answer_text(&self.model, &self.created, answer_so_far, true);
+        let node_id = self.node_id.clone();
+        let written = self.vault.modify_draft(&self.path, |bytes| {
+            let c = with_answer(&self.path, bytes, &node_id, &text, None)?;
+            Ok::<_, ResponseError>((c.to_obsidian_string().into_bytes(), ()))
+        });
+        self.last_write = Instant::now();
+        match written {
+            Ok(()) => {
+                self.written = answer_so_far.to_owned();
+                Ok(true)
+            }
+            Err(e) if e.is_unreadable() => {
+                tracing::debug!(canvas = %self.path, error = %e, "canvas unreadable for now; the answer is written on the next tick");
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     }
 
-    /// Writes the complete answer.
-    pub fn finish(mut self, answer: &str) -> Result<(), ResponseError> {
+    /// Writes the complete answer (and drops the `partial` mark).
+    pub fn finish(self, answer: &str) -> Result<(), ResponseError> {
         let text = answer_text(&self.model, &self.created, answer, false);
-        self.rewrite(&text, None, "finish")
+        self.record(&text, None, "answer", answer)
     }
 
     /// Keeps what arrived before a cancel, marked `partial: true`.
-    pub fn cancel(mut self, partial_answer: &str) -> Result<(), ResponseError> {
+    pub fn cancel(self, partial_answer: &str) -> Result<(), ResponseError> {
         let text = answer_text(&self.model, &self.created, partial_answer, true);
-        self.rewrite(&text, None, "cancel")
+        self.record(&text, None, "partial answer", partial_answer)
     }
 
     /// Turns the answer node into an error card.
-    pub fn fail(mut self, error: &str, hint: &str) -> Result<(), ResponseError> {
+    pub fn fail(self, error: &str, hint: &str) -> Result<(), ResponseError> {
         let text = error_text(&self.model, &self.created, error, hint);
-        self.rewrite(&text, Some(ERROR_COLOR), "error")
+        self.record(&text, Some(ERROR_COLOR), "error card", error)
     }
 
-    fn rewrite(
-        &mut self,
+    /// The last write, recorded in the ledger as the whole answer. Tries again while the canvas
+    /// cannot be read, for up to the patience.
+    fn record(
+        self,
         text: &str,
         color: Option<&str>,
         what: &str,
+        answer: &str,
     ) -> Result<(), ResponseError> {
         let change = Change::new(
             self.actor.name.clone(),
             "thread.answer",
-            format!("{what} answer {} in {}", self.node_id, self.path.as_str()),
-        );
-        let change = match &self.actor.run {
-            Some(run) => change.with_run(run.clone()),
-            None => change,
-        };
-        let node_id = self.node_id.clone();
-        self.vault
-            .modify(&self.path, Expect::Present, &change, |bytes| {
-                let mut c = parse(&self.path, bytes)?;
-                let node = c
-                    .node(&node_id)
-                    .ok_or_else(|| ResponseError::AnswerRemoved(node_id.clone()))?;
-                let width = node.rect().map_or(MIN_ANSWER_WIDTH, |r| r.width);
-                let current = node.rect().map_or(0.0, |r| r.height);
-                let mut patch = Map::new();
-                patch.insert("text", Value::from(text));
-                // Grow to fit, never shrink what a person may have resized.
-                let wanted = fit_height(text, width);
-                if wanted > current {
-                    patch.insert("height", Value::from(wanted));
+            format!(
+                "{what} to node {} in node {} of {}",
+                self.target,
+                self.node_id,
+                self.path.as_str()
+            ),
+        )
+        .with_run(self.run.clone());
+        let started = Instant::now();
+        loop {
+            let result =
+                self.vault
+                    .modify_with_undo(&self.path, Expect::Present, &change, |bytes| {
+                        let with = with_answer(&self.path, bytes, &self.node_id, text, color)?;
+                        let mut without = with.clone();
+                        without
+                            .remove_node(&self.node_id)
+                            .map_err(|e| canvas_error(&self.path, e))?;
+                        Ok::<_, ResponseError>((
+                            with.to_obsidian_string().into_bytes(),
+                            Some(without.to_obsidian_string().into_bytes()),
+                            (),
+                        ))
+                    });
+            match result {
+                Ok(_) => return Ok(()),
+                Err(e) if e.is_unreadable() && started.elapsed() < self.patience => {
+                    tracing::debug!(canvas = %self.path, error = %e, "canvas unreadable for now; trying the last write again");
+                    std::thread::sleep(RETRY_PAUSE);
                 }
-                if let Some(color) = color {
-                    patch.insert("color", Value::from(color));
+                Err(e) if e.is_unreadable() => {
+                    return Err(ResponseError::Unreadable {
+                        node: self.node_id.clone(),
+                        reason: e.to_string(),
+                        answer: answer.to_owned(),
+                    });
                 }
-                c.update_node(&node_id, &patch)
-                    .map_err(|e| canvas_error(&self.path, e))?;
-                Ok::<_, ResponseError>((c.to_obsidian_string().into_bytes(), ()))
-            })?;
-        self.last_write = Instant::now();
-        Ok(())
+                Err(e) => return Err(e),
+            }
+        }
     }
+}
+
+/// The canvas in `bytes` with the answer node's text set to `text` (and its colour, when
+/// given), grown to fit but never shrunk below what a person may have resized it to.
+fn with_answer(
+    path: &VaultPath,
+    bytes: Option<&[u8]>,
+    node_id: &str,
+    text: &str,
+    color: Option<&str>,
+) -> Result<Canvas, ResponseError> {
+    let mut c = parse(path, bytes)?;
+    let node = c
+        .node(node_id)
+        .ok_or_else(|| ResponseError::AnswerRemoved(node_id.to_owned()))?;
+    let width = node.rect().map_or(MIN_ANSWER_WIDTH, |r| r.width);
+    let current = node.rect().map_or(0.0, |r| r.height);
+    let mut patch = Map::new();
+    patch.insert("text", Value::from(text));
+    let wanted = fit_height(text, width);
+    if wanted > current {
+        patch.insert("height", Value::from(wanted));
+    }
+    if let Some(color) = color {
+        patch.insert("color", Value::from(color));
+    }
+    c.update_node(node_id, &patch)
+        .map_err(|e| canvas_error(path, e))?;
+    Ok(c)
 }
 
 #[cfg(test)]

@@ -2,13 +2,14 @@
 //! (DESIGN.md section 8.8). The model itself is the caller's: this module only needs a stream of
 //! text pieces, so it works with every provider and is tested without one.
 
-use crate::response::{ResponseError, ResponseWriter};
+use crate::response::{REWRITE_INTERVAL, ResponseError, ResponseWriter, UNREADABLE_PATIENCE};
 use crate::source::VaultFiles;
 use crate::{Context, ContextOptions, ThreadError, build_context};
 use easel_vault::Vault;
 use easel_vault::canvas::{Actor, CanvasOpError, load_canvas};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// A piece of the model's answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +39,8 @@ pub struct Sent {
     pub usage: Option<serde_json::Value>,
     /// Whether the answer was cancelled before it was complete.
     pub partial: bool,
+    /// The run of the answer's ledger entry: `easel undo --run RUN` takes the answer back.
+    pub run: String,
     /// Warnings from building the context (dropped context, missing files, …).
     pub warnings: Vec<String>,
 }
@@ -69,14 +72,7 @@ impl SendError {
         match self {
             SendError::Canvas(e) => e.kind(),
             SendError::Thread(_) => easel_vault::ErrorKind::NotFound,
-            SendError::Response(ResponseError::Canvas(e)) => e.kind(),
-            SendError::Response(ResponseError::TargetNotFound(_)) => {
-                easel_vault::ErrorKind::NotFound
-            }
-            SendError::Response(ResponseError::NoGeometry(_)) => easel_vault::ErrorKind::Invalid,
-            SendError::Response(ResponseError::AnswerRemoved(_)) => {
-                easel_vault::ErrorKind::Conflict
-            }
+            SendError::Response(e) => e.kind(),
             SendError::Model(_) => easel_vault::ErrorKind::Failure,
         }
     }
@@ -92,11 +88,26 @@ pub struct Target<'a> {
 }
 
 /// How to send.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SendOptions {
     pub context: ContextOptions,
     /// A model that wins over the canvas's `model:` (an explicit choice of the caller).
     pub model: Option<String>,
+    /// The shortest time between two rewrites of the streaming answer (250 ms).
+    pub interval: Duration,
+    /// How long the last write waits for a canvas that cannot be read (10 s).
+    pub patience: Duration,
+}
+
+impl Default for SendOptions {
+    fn default() -> SendOptions {
+        SendOptions {
+            context: ContextOptions::default(),
+            model: None,
+            interval: REWRITE_INTERVAL,
+            patience: UNREADABLE_PATIENCE,
+        }
+    }
 }
 
 /// Reads `canvas` from the vault and builds the context of `node` (see [`build_context`]).
@@ -112,6 +123,9 @@ pub fn load_context(
 
 /// Builds the context of `node`, creates the answer node at once, then calls `ask` with the
 /// context and writes what it streams into the node (at most every 250 ms, under the lock).
+/// A moment when the canvas cannot be read (another program is rewriting it) only delays the
+/// next write. The node is marked `partial: true` until the complete answer is written, and
+/// the ledger gets one entry for the whole answer (see [`ResponseWriter`]).
 ///
 /// `on_text` sees every text piece as it arrives (the CLI prints them). Setting `cancel` stops
 /// reading the stream, drops it (which cancels the request) and keeps the partial answer with
@@ -137,8 +151,11 @@ where
     if let Some(model) = &options.model {
         context.model.clone_from(model);
     }
-    let mut writer = ResponseWriter::start(vault, actor, canvas, node, &context.model)?;
+    let mut writer = ResponseWriter::start(vault, actor, canvas, node, &context.model)?
+        .with_interval(options.interval)
+        .with_patience(options.patience);
     let (node_id, edge_id) = (writer.node_id().to_owned(), writer.edge_id().to_owned());
+    let run = writer.run().to_owned();
     let mut text = String::new();
     let mut usage = None;
     let failure = match ask(&context) {
@@ -189,6 +206,7 @@ where
         text: answer,
         usage,
         partial,
+        run,
         warnings: context.warnings,
     })
 }

@@ -88,6 +88,15 @@ impl WatchError {
             WatchError::Canvas(e) => e.hint(),
         }
     }
+
+    /// The exit-code class: a file watch the system refuses is a failure of the machine, a
+    /// canvas path the vault refuses is the caller's.
+    pub fn kind(&self) -> easel_vault::ErrorKind {
+        match self {
+            WatchError::Notify { .. } => easel_vault::ErrorKind::Failure,
+            WatchError::Canvas(e) => e.kind(),
+        }
+    }
 }
 
 /// Answers one question: given a canvas and the node that asked, writes the answer and

@@ -72,6 +72,7 @@
 mod atomic;
 pub mod canvas;
 mod commit;
+mod draft;
 mod error;
 pub mod history;
 mod ledger;

@@ -386,7 +386,11 @@ impl Vault {
     }
 }
 
-fn check_expect(p: &VaultPath, expect: Expect, current: Option<Rev>) -> Result<(), VaultError> {
+pub(crate) fn check_expect(
+    p: &VaultPath,
+    expect: Expect,
+    current: Option<Rev>,
+) -> Result<(), VaultError> {
     let path = || p.as_str().to_string();
     match (expect, current) {
         (Expect::Any, _) | (Expect::Absent, None) | (Expect::Present, Some(_)) => Ok(()),

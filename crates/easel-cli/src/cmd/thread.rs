@@ -1,14 +1,18 @@
-//! `easel thread …`: conversations on a canvas.
+//! `easel thread …`: conversations on a canvas. `context` and `send` run the registered
+//! operations `thread_context` and `thread_send`, so `--json` prints what MCP returns.
 
 use crate::cli::{ThreadCmd, ThreadModelArgs};
 use crate::output::Output;
-use easel_thread::llm::{Choices, configured_model};
-use easel_thread::{AnswerFailure, ContextOptions, Target, WatchEvent, WatchOptions, load_context};
+use easel_ops::{Actor as OpActor, Cancel, Ctx, Op, OpEvent};
+use easel_thread::llm::Choices;
+use easel_thread::{
+    AnswerFailure, Target, ThreadContext, ThreadContextInput, ThreadSend, ThreadSendInput,
+    WatchEvent, WatchOptions,
+};
 use easel_vault::Vault;
 use easel_vault::canvas::Actor;
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
     match cmd {
@@ -17,17 +21,38 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
             node,
             model,
         } => {
-            let asker = Asker::new(vault, model)?;
-            let cancel = Arc::new(AtomicBool::new(false));
-            asker.cancel_on_ctrl_c(&cancel);
-            let json = out.is_json();
-            let mut stdout = std::io::stdout();
-            let sent = asker.send(vault, &canvas, &node, &cancel, &mut |t| {
-                if !json {
-                    let _ = write!(stdout, "{t}");
-                    let _ = stdout.flush();
-                }
-            })?;
+            let input = ThreadSendInput {
+                canvas,
+                node,
+                model: model.model,
+                temperature: model.temperature,
+                max_tokens: model.max_tokens,
+                images: Some(model.images),
+                context_window: model.context_window,
+            };
+            let cancel = Cancel::new();
+            let rt = runtime()?;
+            cancel_on_signals(&rt, &cancel);
+            let ctx = Ctx::new(vault.clone(), OpActor::new("thread")).with_cancel(cancel);
+            // People see the answer as it is written; scripts get the whole result at the end.
+            let ctx = if out.is_json() {
+                ctx
+            } else {
+                ctx.with_events(Arc::new(|event| {
+                    if let OpEvent::Data(data) = event
+                        && let Some(text) = data.get("delta").and_then(|d| d.as_str())
+                    {
+                        let mut stdout = std::io::stdout();
+                        if let Err(e) = stdout
+                            .write_all(text.as_bytes())
+                            .and_then(|()| stdout.flush())
+                        {
+                            crate::output::stdout_failed(&e);
+                        }
+                    }
+                }))
+            };
+            let sent = ThreadSend::default().run(&ctx, input)?;
             out.emit(&sent, |s| {
                 outln!();
                 for w in &s.warnings {
@@ -43,12 +68,14 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
         }
         ThreadCmd::Watch { canvases, model } => {
             let asker = Asker::new(vault, model)?;
-            let stop = Arc::new(AtomicBool::new(false));
-            asker.cancel_on_ctrl_c(&stop);
-            let never = AtomicBool::new(false);
+            let stop = Cancel::new();
+            cancel_on_signals(&asker.rt, &stop);
+            // Stopping the watcher also stops the answers being written, which keep their
+            // text marked `partial: true`.
+            let stop = stop.flag();
             let answer = |canvas: &str, node: &str| {
                 asker
-                    .send(vault, canvas, node, &never, &mut |_| {})
+                    .send(vault, canvas, node, &stop, &mut |_| {})
                     .map(|s| s.node)
                     .map_err(|e| AnswerFailure {
                         error: e.to_string(),
@@ -106,16 +133,15 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
             images,
             context_window,
         } => {
-            let default_model = match model {
-                Some(m) => m,
-                None => configured_model(vault)?,
-            };
-            let options = ContextOptions {
-                default_model,
-                images,
+            let ctx = Ctx::new(vault.clone(), OpActor::cli());
+            let input = ThreadContextInput {
+                canvas,
+                node,
+                model,
+                images: Some(images),
                 context_window,
             };
-            let ctx = load_context(vault, &canvas, &node, &options)?;
+            let ctx = ThreadContext.run(&ctx, input)?;
             out.emit(&ctx, |ctx| {
                 outln!("model: {}", ctx.model);
                 outln!("chain: {}", ctx.chain.join(" -> "));
@@ -129,6 +155,59 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
             })
         }
     }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?)
+}
+
+/// Sets `cancel` on Ctrl-C, SIGTERM or SIGHUP (a closed terminal, a service manager, `kill`):
+/// the model stops and the answer so far is kept, marked `partial: true`. A second signal ends
+/// the process at once, for a model that does not stop.
+fn cancel_on_signals(rt: &tokio::runtime::Runtime, cancel: &Cancel) {
+    let cancel = cancel.clone();
+    rt.spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let (Ok(mut term), Ok(mut hup), Ok(mut int)) = (
+                signal(SignalKind::terminate()),
+                signal(SignalKind::hangup()),
+                signal(SignalKind::interrupt()),
+            ) else {
+                tracing::warn!("cannot listen for signals; only the end of the answer stops it");
+                return;
+            };
+            let mut first = true;
+            loop {
+                let code = tokio::select! {
+                    _ = term.recv() => 143,
+                    _ = hup.recv() => 129,
+                    _ = int.recv() => 130,
+                };
+                if !first {
+                    std::process::exit(code);
+                }
+                first = false;
+                tracing::debug!("signal received; cancelling");
+                cancel.cancel();
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let mut first = true;
+            while tokio::signal::ctrl_c().await.is_ok() {
+                if !first {
+                    std::process::exit(130);
+                }
+                first = false;
+                cancel.cancel();
+            }
+        }
+    });
 }
 
 /// The thread commands' model client, on a runtime of their own.
@@ -156,22 +235,12 @@ impl Asker {
         Ok(Asker { inner, choices, rt })
     }
 
-    /// Sets `flag` on Ctrl-C (the stream stops at the next piece, the partial answer is kept).
-    fn cancel_on_ctrl_c(&self, flag: &Arc<AtomicBool>) {
-        let flag = flag.clone();
-        self.rt.spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                flag.store(true, Ordering::Relaxed);
-            }
-        });
-    }
-
     fn send(
         &self,
         vault: &Vault,
         canvas: &str,
         node: &str,
-        cancel: &AtomicBool,
+        cancel: &std::sync::atomic::AtomicBool,
         on_text: &mut dyn FnMut(&str),
     ) -> Result<easel_thread::Sent, easel_thread::SendError> {
         let actor = Actor::new("thread");

@@ -21,8 +21,8 @@ TOOLS = {
     "ledger_list", "ledger_undo",
     "vault_list", "vault_search", "vault_query",
     "note_read", "note_write", "note_append", "note_edit",
-    "canvas_render", "llm_list", "llm_ask",
-    "canvas",
+    "canvas", "canvas_render", "llm_list", "llm_ask",
+    "canvas_layout", "canvas_import", "canvas_export", "canvas_batch", "canvas_new",
     "thread_context", "thread_send",
 }
 # canvas_write only creates (the file must not exist), so a revision has nothing to match.

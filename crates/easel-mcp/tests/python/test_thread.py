@@ -7,6 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import anyio
 import pytest
 
 from clients import err, ok, session
@@ -131,3 +132,53 @@ async def test_thread_send_writes_the_local_models_answer(connect, vault):
         cards = [n for n in (await ok(s, "canvas_read", {"path": "Chat"}))["nodes"]
                  if "role: error" in n.get("text", "")]
         assert len(cards) == 1 and cards[0]["color"] == "1"
+
+
+async def test_thread_send_reports_its_text_as_progress(connect):
+    async with connect() as s:
+        await ok(s, "canvas_write", {"path": "Chat", "data": {"nodes": [
+            {"id": "q", "type": "text", "text": "Name three colours.",
+             "x": 0, "y": 0, "width": 250, "height": 80}]}})
+        seen = []
+
+        async def on_progress(progress, total, message):
+            seen.append((progress, message))
+
+        res = await s.call_tool("thread_send", {"canvas": "Chat", "node": "q",
+                                                "model": "local:smollm2", "temperature": 0,
+                                                "max_tokens": 30},
+                                progress_callback=on_progress)
+        assert not res.is_error, res.content[0].text
+        sent = json.loads(res.content[0].text)
+        assert len(seen) > 1, seen
+        steps = [p for p, _ in seen]
+        assert steps == sorted(steps) and len(set(steps)) == len(steps), steps
+        # The notifications carry the answer's text, piece by piece.
+        assert "".join(m for _, m in seen).strip() == sent["text"], (seen, sent)
+
+
+async def test_a_client_that_goes_away_leaves_the_answer_marked_partial(easel, vault):
+    """The client closes stdio while thread_send streams: the answer node keeps what was written
+    and says `partial: true`, and the server exits."""
+    (vault / "Chat.canvas").write_text(json.dumps({"nodes": [
+        {"id": "q", "type": "text", "text": "Write a long story about the sea.",
+         "x": 0, "y": 0, "width": 250, "height": 80}], "edges": []}))
+    async with session("stdio", easel, vault) as s:
+        async def send():
+            await s.call_tool("thread_send", {"canvas": "Chat", "node": "q",
+                                              "model": "local:smollm2", "max_tokens": 400})
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(send)
+            # Wait until the answer node has some text, then hang up.
+            with anyio.fail_after(120):
+                while True:
+                    c = json.loads((vault / "Chat.canvas").read_text() or "{}")
+                    answers = [n for n in c.get("nodes", []) if n["id"] != "q"]
+                    if answers and answers[0]["text"].rstrip().split("---")[-1].strip():
+                        break
+                    await anyio.sleep(0.05)
+            tg.cancel_scope.cancel()
+    c = json.loads((vault / "Chat.canvas").read_text())
+    [answer] = [n for n in c["nodes"] if n["id"] != "q"]
+    assert "\npartial: true\n---" in answer["text"], answer["text"]
