@@ -41,12 +41,14 @@ bench:
 ## fuzz: run each fuzz target for FUZZ_SECONDS (needs `cargo install cargo-fuzz`)
 FUZZ_SECONDS ?= 60
 fuzz:
-	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse fuzz/corpus/code_graph
+	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse fuzz/corpus/code_graph fuzz/corpus/mcp_request
 	cp fuzz/seeds/*.canvas fuzz/corpus/canvas_parse/ && cp fuzz/seeds/*.md fuzz/corpus/note_parse/
 	cp fuzz/seeds/code/*.bin fuzz/corpus/code_graph/
+	cp fuzz/seeds/mcp/* fuzz/corpus/mcp_request/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run canvas_parse -- -max_total_time=$(FUZZ_SECONDS)
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run note_parse -- -max_total_time=$(FUZZ_SECONDS)
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run code_graph -- -max_total_time=$(FUZZ_SECONDS)
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run mcp_request -- -max_total_time=$(FUZZ_SECONDS)
 
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:
