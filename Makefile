@@ -42,7 +42,7 @@ bench:
 ## fuzz: run each fuzz target for FUZZ_SECONDS (needs `cargo install cargo-fuzz`)
 FUZZ_SECONDS ?= 60
 fuzz:
-	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse fuzz/corpus/code_graph fuzz/corpus/frontmatter fuzz/corpus/diagram_import
+	mkdir -p fuzz/corpus/canvas_parse fuzz/corpus/note_parse fuzz/corpus/code_graph fuzz/corpus/frontmatter fuzz/corpus/diagram_import fuzz/corpus/mcp_request
 	cp fuzz/seeds/*.canvas fuzz/corpus/canvas_parse/ && cp fuzz/seeds/*.md fuzz/corpus/note_parse/
 	cp fuzz/seeds/code/*.bin fuzz/corpus/code_graph/
 	cp fuzz/seeds/frontmatter/*.bin fuzz/corpus/frontmatter/
@@ -52,6 +52,8 @@ fuzz:
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run frontmatter -- -max_total_time=$(FUZZ_SECONDS)
 	cp fuzz/seeds/diagram/*.bin fuzz/corpus/diagram_import/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run diagram_import -- -max_total_time=$(FUZZ_SECONDS)
+	cp fuzz/seeds/mcp/* fuzz/corpus/mcp_request/
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run mcp_request -- -max_total_time=$(FUZZ_SECONDS)
 
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:

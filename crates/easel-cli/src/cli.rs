@@ -107,6 +107,9 @@ pub struct McpArgs {
     /// Another host name to accept in Host and Origin headers (repeatable).
     #[arg(long = "allowed-host", value_name = "NAME", requires = "http")]
     pub allowed_hosts: Vec<String>,
+    /// Close an HTTP session after this many seconds without a request.
+    #[arg(long, value_name = "SECS", default_value_t = 600, requires = "http")]
+    pub session_idle: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -337,9 +340,15 @@ pub enum LlmCmd {
         /// The address to listen on. Anything but loopback also needs --allow-remote.
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
-        /// Listen on a non-loopback address (anyone who can reach it can use the model).
+        /// Listen on a non-loopback address; needs --token.
         #[arg(long)]
         allow_remote: bool,
+        /// Bearer token every request must carry ('Authorization: Bearer TOKEN').
+        #[arg(long, env = "EASEL_LLM_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// Another host name to accept in Host and Origin headers (repeatable).
+        #[arg(long = "allowed-host", value_name = "NAME")]
+        allowed_hosts: Vec<String>,
     },
 }
 

@@ -55,6 +55,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         easel_code::CodeError,
         easel_code::board::BoardError,
         easel_mcp::ServeError,
+        easel_http::GuardError,
         easel_llm::LlmError,
         UsageError,
     );

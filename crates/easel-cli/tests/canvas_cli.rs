@@ -407,6 +407,33 @@ fn bad_input_is_refused_clearly_without_panics() {
 }
 
 #[test]
+fn data_from_an_endless_stream_stops_at_the_cap() {
+    // /dev/zero never ends: without the cap `easel` reads until memory runs out.
+    let v = TestVault::new();
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    // assert_cmd only feeds bytes it holds; the endless stream needs std's Command.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("easel"))
+        .arg("--vault")
+        .arg(v.path())
+        .env_remove("EASEL_VAULT")
+        .args(["canvas", "write", "x", "--data", "-"])
+        .stdin(zero)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("larger than 64 MiB"), "{err}");
+    assert!(err.contains("\nhint: "), "{err}");
+    let err = expect_failure(
+        v.easel()
+            .args(["canvas", "write", "x", "--data", "/dev/zero"]),
+        5,
+    );
+    assert!(err.contains("larger than 64 MiB"), "{err}");
+    assert!(!v.file("x.canvas").exists());
+}
+
+#[test]
 fn the_vault_is_found_from_the_environment_and_parent_folders() {
     let v = TestVault::new();
     std::fs::create_dir_all(v.file("deep/er")).unwrap();

@@ -185,7 +185,29 @@ fn serve_refuses_remote_addresses_without_the_flag() {
     let v = TestVault::new();
     easel(&v)
         .args(["llm", "serve", "--host", "0.0.0.0", "--port", "0"])
+        .env_remove("EASEL_LLM_TOKEN")
         .assert()
-        .code(5)
+        .code(2)
         .stderr(predicate::str::contains("--allow-remote"));
+}
+
+#[test]
+fn serve_refuses_allow_remote_without_a_token() {
+    // Anyone who can reach the port could run the model: --allow-remote alone is not enough.
+    let v = TestVault::new();
+    easel(&v)
+        .args([
+            "llm",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+            "--allow-remote",
+        ])
+        .env_remove("EASEL_LLM_TOKEN")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("needs a bearer token"))
+        .stderr(predicate::str::contains("hint: add --token SECRET"));
 }

@@ -115,7 +115,11 @@ impl Llm {
         let (tx, rx) = tokio::sync::mpsc::channel::<Result<crate::types::Event>>(64);
         tokio::task::spawn_blocking(move || {
             // A failed send means the stream was dropped: stop generating.
-            let result = model.generate(&req, &mut |ev| tx.blocking_send(Ok(ev)).is_ok());
+            let gone = tx.clone();
+            let result =
+                model.generate_until(&req, &mut |ev| tx.blocking_send(Ok(ev)).is_ok(), &|| {
+                    gone.is_closed()
+                });
             if let Err(e) = result {
                 let _ = tx.blocking_send(Err(e));
             }

@@ -231,13 +231,54 @@ impl Config {
     }
 }
 
-/// OLLAMA_HOST is often just `host:port` (that is what `ollama serve` reads); make it a URL.
+/// Ollama's own port, which `OLLAMA_HOST` implies when it names no port and no scheme.
+const OLLAMA_PORT: u16 = 11434;
+
+/// OLLAMA_HOST as `ollama` itself reads it: `0.0.0.0`, `host`, `host:port`, `:port`, an IPv6
+/// literal with or without brackets, or a URL. Without a scheme the port defaults to 11434 (not
+/// HTTP's 80); an empty host is 127.0.0.1. `0.0.0.0` and `::` are what people set so that
+/// `ollama serve` listens everywhere; as an address to connect to they mean this machine.
 fn ollama_url(host: &str) -> String {
-    let h = host.trim().trim_end_matches('/');
-    if h.starts_with("http://") || h.starts_with("https://") {
-        h.to_string()
-    } else {
-        format!("http://{h}")
+    let h = host.trim();
+    let (scheme, rest) = match h.split_once("://") {
+        Some((scheme, rest)) => (scheme.to_ascii_lowercase(), rest),
+        None => ("http".to_owned(), h),
+    };
+    let explicit_scheme = h.contains("://");
+    let (authority, path) = match rest.find('/') {
+        Some(i) => (&rest[..i], rest[i..].trim_end_matches('/')),
+        None => (rest, ""),
+    };
+    let (name, port) = split_host_port(authority);
+    let name = match name {
+        "" | "0.0.0.0" => "127.0.0.1".to_owned(),
+        "::" => "[::1]".to_owned(),
+        n if n.contains(':') => format!("[{n}]"),
+        n => n.to_owned(),
+    };
+    let port = match port {
+        Some(p) => format!(":{p}"),
+        // An explicit http:// or https:// means that scheme's port, as in any URL.
+        None if explicit_scheme => String::new(),
+        None => format!(":{OLLAMA_PORT}"),
+    };
+    format!("{scheme}://{name}{port}{path}")
+}
+
+/// `host:port`, `[v6]:port`, `[v6]`, `v6`, `host`, `:port` → (host without brackets, port).
+fn split_host_port(authority: &str) -> (&str, Option<&str>) {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((ip, tail)) => (ip, tail.strip_prefix(':').filter(|p| !p.is_empty())),
+            None => (rest, None),
+        };
+    }
+    match authority.rsplit_once(':') {
+        // More than one colon without brackets is a bare IPv6 address, not host:port.
+        Some((h, _)) if h.contains(':') => (authority, None),
+        Some((h, p)) if !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) => (h, Some(p)),
+        Some((h, "")) => (h, None),
+        _ => (authority, None),
     }
 }
 
@@ -346,6 +387,31 @@ mod tests {
             Some("http://127.0.0.1:9999")
         );
         assert_eq!(c.local_model, PathBuf::from("/m.gguf"));
+    }
+
+    #[test]
+    fn ollama_host_is_read_the_way_ollama_reads_it() {
+        for (given, url) in [
+            ("0.0.0.0", "http://127.0.0.1:11434"),
+            ("0.0.0.0:11434", "http://127.0.0.1:11434"),
+            ("gpu-box", "http://gpu-box:11434"),
+            ("gpu-box:8080", "http://gpu-box:8080"),
+            (":11434", "http://127.0.0.1:11434"),
+            ("::1", "http://[::1]:11434"),
+            ("[::1]", "http://[::1]:11434"),
+            ("[fe80::1]:9000", "http://[fe80::1]:9000"),
+            ("::", "http://[::1]:11434"),
+            ("http://gpu-box", "http://gpu-box"),
+            ("https://ollama.example/", "https://ollama.example"),
+            ("http://0.0.0.0:11434", "http://127.0.0.1:11434"),
+            (
+                "https://proxy.example:8443/ollama/",
+                "https://proxy.example:8443/ollama",
+            ),
+            (" 127.0.0.1:9999 ", "http://127.0.0.1:9999"),
+        ] {
+            assert_eq!(ollama_url(given), url, "OLLAMA_HOST={given}");
+        }
     }
 
     #[test]

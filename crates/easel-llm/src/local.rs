@@ -17,6 +17,7 @@ use llama_cpp_2::token::LlamaToken;
 use serde::Serialize;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -81,6 +82,34 @@ pub struct LocalModel {
     /// llama.cpp contexts must not be created in parallel from one model; one generation at a
     /// time is also what 2 cores can do well.
     busy: Mutex<()>,
+    counts: Counts,
+}
+
+/// What the model has done, for servers and tests to observe.
+#[derive(Debug, Default)]
+struct Counts {
+    /// Generations that got past the prompt and are producing tokens.
+    running: AtomicUsize,
+    started: AtomicU64,
+    /// Generations stopped because their caller went away.
+    cancelled: AtomicU64,
+}
+
+/// Counts a generation as running while it lives.
+struct Running<'a>(&'a Counts);
+
+impl<'a> Running<'a> {
+    fn new(c: &'a Counts) -> Running<'a> {
+        c.running.fetch_add(1, Ordering::SeqCst);
+        c.started.fetch_add(1, Ordering::SeqCst);
+        Running(c)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl std::fmt::Debug for LocalModel {
@@ -126,7 +155,23 @@ impl LocalModel {
             load_time: started.elapsed(),
             threads: threads.max(1),
             busy: Mutex::new(()),
+            counts: Counts::default(),
         })
+    }
+
+    /// How many generations are producing tokens now.
+    pub fn running_generations(&self) -> usize {
+        self.counts.running.load(Ordering::SeqCst)
+    }
+
+    /// How many generations have started producing tokens since the model was loaded.
+    pub fn started_generations(&self) -> u64 {
+        self.counts.started.load(Ordering::SeqCst)
+    }
+
+    /// How many generations stopped early because their caller went away.
+    pub fn cancelled_generations(&self) -> u64 {
+        self.counts.cancelled.load(Ordering::SeqCst)
     }
 
     pub fn path(&self) -> &Path {
@@ -243,6 +288,19 @@ impl LocalModel {
     /// Runs the request, calling `emit` for each event; `emit` returning `false` cancels.
     /// Returns the timing. Blocking: call it from a blocking thread.
     pub fn generate(&self, req: &Request, emit: &mut dyn FnMut(Event) -> bool) -> Result<Timing> {
+        self.generate_until(req, emit, &|| false)
+    }
+
+    /// [`LocalModel::generate`], also stopping as soon as `gone()` is true. `emit` alone cannot
+    /// tell: while a tool call's JSON is held back, or while the prompt is read, nothing is
+    /// emitted, and a caller that left would keep the model (and every caller queued behind
+    /// it) busy until `max_tokens`.
+    pub fn generate_until(
+        &self,
+        req: &Request,
+        emit: &mut dyn FnMut(Event) -> bool,
+        gone: &dyn Fn() -> bool,
+    ) -> Result<Timing> {
         let prompt = self.render_prompt(req)?;
         let grammar = self.grammar(req)?;
         let vocab = self.model.vocab();
@@ -261,6 +319,11 @@ impl LocalModel {
             .saturating_add(max_new)
             .min(n_ctx_train);
         let _guard = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        // A caller may have left while it waited for the model.
+        if gone() {
+            self.counts.cancelled.fetch_add(1, Ordering::SeqCst);
+            return Ok(Timing::default());
+        }
 
         let params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(n_ctx))
@@ -282,6 +345,10 @@ impl LocalModel {
         let mut batch = LlamaBatch::new(N_BATCH as usize, 1);
         let last = tokens.len().saturating_sub(1);
         for (chunk_no, chunk) in tokens.chunks(N_BATCH as usize).enumerate() {
+            if gone() {
+                self.counts.cancelled.fetch_add(1, Ordering::SeqCst);
+                return Ok(Timing::default());
+            }
             batch.clear();
             for (i, t) in chunk.iter().enumerate() {
                 let pos = chunk_no * N_BATCH as usize + i;
@@ -334,7 +401,12 @@ impl LocalModel {
                 }
             };
 
+        let _running = Running::new(&self.counts);
         while generated < u64::from(max_new) && (pos as u32) < n_ctx {
+            if gone() {
+                cancelled = true;
+                break;
+            }
             let token: LlamaToken = sampler.sample(&ctx, batch.n_tokens() - 1);
             // `sample` has already accepted the token into the grammar and penalties: accepting
             // it again would advance the grammar twice and abort the process.
@@ -370,6 +442,7 @@ impl LocalModel {
             generated_tokens: generated,
         };
         if cancelled {
+            self.counts.cancelled.fetch_add(1, Ordering::SeqCst);
             return Ok(timing);
         }
         let (rest, _) = stops.push(&pieces.finish());

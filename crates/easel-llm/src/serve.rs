@@ -1,5 +1,9 @@
 //! `easel llm serve`: an OpenAI-compatible endpoint (`/v1/chat/completions`, `/v1/models`) over
 //! the embedded model, so any OpenAI client can use it.
+//!
+//! It runs behind the HTTP guard every Easel server shares (`easel_http`, DESIGN.md section 12):
+//! without it any web page the user opens could post to `localhost` and make the model run.
+//! Refusals keep OpenAI's error shape so clients show them.
 
 use crate::client::Llm;
 use crate::error::LlmError;
@@ -13,6 +17,7 @@ use axum::response::sse::{Event as SseEvent, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use base64::Engine;
+use easel_http::{ErrorStyle, GuardError, GuardOptions};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -20,12 +25,26 @@ use std::sync::Arc;
 /// The model id the endpoint serves.
 pub const SERVED_MODEL: &str = "smollm2";
 
-/// The router; serve it with `axum::serve`.
-pub fn router(llm: Arc<Llm>) -> axum::Router {
-    axum::Router::new()
+/// The router behind the guard of `opts`; serve it with [`serve`] (or `easel_http::serve`).
+pub fn router(llm: Arc<Llm>, opts: &GuardOptions) -> axum::Router {
+    let api = axum::Router::new()
         .route("/v1/chat/completions", post(chat))
         .route("/v1/models", get(models))
-        .with_state(llm)
+        .with_state(llm);
+    easel_http::guard_with_style(api, opts, ErrorStyle::OpenAi)
+}
+
+/// Checks `opts`, binds, calls `on_listening` with the bound address and serves until
+/// `shutdown` completes.
+pub async fn serve(
+    llm: Arc<Llm>,
+    opts: GuardOptions,
+    on_listening: impl FnOnce(std::net::SocketAddr),
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> Result<(), GuardError> {
+    let listener = easel_http::bind(&opts).await?;
+    on_listening(listener.local_addr()?);
+    easel_http::serve(listener, router(llm, &opts), &opts, shutdown).await
 }
 
 fn api_error(status: StatusCode, message: impl Into<String>, kind: &str) -> Response {
@@ -190,18 +209,27 @@ pub fn parse_request(body: &Value) -> Result<(Request, bool, bool), Response> {
             None => return Err(bad("tool_choice object needs function.name")),
         },
     };
-    let f = |k: &str| body.get(k).and_then(Value::as_f64).map(|x| x as f32);
     let sampling = Sampling {
-        temperature: f("temperature"),
-        top_p: f("top_p"),
-        repetition_penalty: f("repetition_penalty"),
-        seed: body.get("seed").and_then(Value::as_u64),
+        temperature: number(body, "temperature", 0.0, 2.0)?,
+        top_p: number(body, "top_p", f32::MIN_POSITIVE, 1.0)?,
+        repetition_penalty: number(body, "repetition_penalty", f32::MIN_POSITIVE, 10.0)?,
+        seed: seed(body)?,
     };
-    let max_tokens = body
-        .get("max_completion_tokens")
-        .or_else(|| body.get("max_tokens"))
-        .and_then(Value::as_u64)
-        .map(|n| n.min(u64::from(u32::MAX)) as u32);
+    // Accepted for compatibility; the local model does not use them, but a wrong value is
+    // still the client's mistake to hear about.
+    number(body, "frequency_penalty", -2.0, 2.0)?;
+    number(body, "presence_penalty", -2.0, 2.0)?;
+    if let Some(n) = count(body, "n")?
+        && n != 1
+    {
+        return Err(bad(format!(
+            "'n' is {n}; this endpoint returns one choice, so 'n' must be 1"
+        )));
+    }
+    let max_tokens = match count(body, "max_completion_tokens")? {
+        Some(n) => Some(n),
+        None => count(body, "max_tokens")?,
+    };
     let stop = match body.get("stop") {
         Some(Value::String(s)) => vec![s.clone()],
         Some(Value::Array(a)) => a
@@ -228,6 +256,56 @@ pub fn parse_request(body: &Value) -> Result<(Request, bool, bool), Response> {
         stream,
         include_usage,
     ))
+}
+
+/// A number in `min..=max`, or absent (`null` is absent, as OpenAI's API treats it).
+#[allow(clippy::result_large_err)]
+fn number(body: &Value, key: &str, min: f32, max: f32) -> Result<Option<f32>, Response> {
+    let v = match body.get(key) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v,
+    };
+    let x = v
+        .as_f64()
+        .ok_or_else(|| bad(format!("'{key}' must be a number, it is {v}")))?;
+    if !(f64::from(min)..=f64::from(max)).contains(&x) {
+        let low = if min == f32::MIN_POSITIVE {
+            "above 0".to_string()
+        } else {
+            format!("from {min}")
+        };
+        return Err(bad(format!("'{key}' is {x}; it must be {low} to {max}")));
+    }
+    Ok(Some(x as f32))
+}
+
+/// A whole number of at least 1 that fits in 32 bits (token counts, choices), or absent.
+#[allow(clippy::result_large_err)]
+fn count(body: &Value, key: &str) -> Result<Option<u32>, Response> {
+    match body.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 => u32::try_from(n)
+                .map(Some)
+                .map_err(|_| bad(format!("'{key}' is {n}; it must be at most {}", u32::MAX))),
+            _ => Err(bad(format!(
+                "'{key}' is {v}; it must be a whole number of at least 1 (leave it out for no limit)"
+            ))),
+        },
+    }
+}
+
+/// Any whole number; a negative seed is as good a seed as any other.
+#[allow(clippy::result_large_err)]
+fn seed(body: &Value) -> Result<Option<u64>, Response> {
+    match body.get("seed") {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v
+            .as_u64()
+            .or_else(|| v.as_i64().map(|i| i as u64))
+            .map(Some)
+            .ok_or_else(|| bad(format!("'seed' is {v}; it must be a whole number"))),
+    }
 }
 
 fn now() -> u64 {
@@ -312,4 +390,73 @@ async fn chat(State(llm): State<Arc<Llm>>, body: axum::body::Bytes) -> Response 
     });
     let done = futures_util::stream::iter([Ok(SseEvent::default().data("[DONE]"))]);
     Sse::new(head.chain(body).chain(done)).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn with(extra: Value) -> Value {
+        let mut body = json!({"messages": [{"role": "user", "content": "hi"}]});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        body
+    }
+
+    async fn message(r: Response) -> String {
+        assert_eq!(r.status(), StatusCode::BAD_REQUEST);
+        let bytes = axum::body::to_bytes(r.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let v: Value = serde_json::from_slice(&bytes).unwrap();
+        v["error"]["message"].as_str().unwrap().to_string()
+    }
+
+    #[tokio::test]
+    async fn every_numeric_sampling_parameter_is_checked() {
+        for (bad, says) in [
+            (json!({"max_tokens": -5}), "'max_tokens' is -5"),
+            (json!({"max_tokens": 0}), "at least 1"),
+            (json!({"max_tokens": 1.5}), "whole number"),
+            (json!({"max_tokens": "10"}), "whole number"),
+            (json!({"max_tokens": 5_000_000_000u64}), "at most"),
+            (
+                json!({"max_completion_tokens": -1}),
+                "'max_completion_tokens'",
+            ),
+            (json!({"temperature": -0.1}), "'temperature' is -0.1"),
+            (json!({"temperature": 2.5}), "from 0 to 2"),
+            (json!({"temperature": "hot"}), "must be a number"),
+            (json!({"top_p": 0}), "above 0"),
+            (json!({"top_p": 1.1}), "'top_p'"),
+            (json!({"repetition_penalty": -1}), "'repetition_penalty'"),
+            (json!({"frequency_penalty": 3}), "'frequency_penalty'"),
+            (json!({"presence_penalty": -2.5}), "'presence_penalty'"),
+            (json!({"seed": 1.5}), "'seed'"),
+            (json!({"n": 2}), "'n' is 2"),
+        ] {
+            let err = parse_request(&with(bad.clone())).unwrap_err();
+            let m = message(err).await;
+            assert!(m.contains(says), "{bad}: {m}");
+        }
+    }
+
+    #[test]
+    fn good_and_absent_values_pass() {
+        let (r, _, _) = parse_request(&with(json!({
+            "max_tokens": 7, "temperature": 0, "top_p": 1, "seed": -3, "n": 1,
+            "frequency_penalty": null, "repetition_penalty": 1.1
+        })))
+        .unwrap();
+        assert_eq!(r.max_tokens, Some(7));
+        assert_eq!(r.sampling.temperature, Some(0.0));
+        assert_eq!(r.sampling.seed, Some((-3i64) as u64));
+        let (r, _, _) = parse_request(&with(json!({"max_tokens": null}))).unwrap();
+        assert_eq!(r.max_tokens, None);
+        let (r, _, _) =
+            parse_request(&with(json!({"max_tokens": 9, "max_completion_tokens": 4}))).unwrap();
+        assert_eq!(r.max_tokens, Some(4));
+    }
 }

@@ -9,20 +9,31 @@ use serde_json::json;
 use std::sync::Arc;
 
 async fn start() -> (String, Llm) {
+    let (base, _) = start_local().await;
+    (base.clone(), client_of(&base))
+}
+
+/// The guarded endpoint over the embedded model; also returns the server's `Llm`.
+async fn start_local() -> (String, Arc<Llm>) {
     let local = Arc::new(Llm::new(Config::load(None).unwrap()));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let opts = easel_http::GuardOptions::local("127.0.0.1:0".parse().unwrap());
+    let listener = easel_http::bind(&opts).await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let app = easel_llm::serve::router(Arc::clone(&local), &opts);
     tokio::spawn(async move {
-        axum::serve(listener, easel_llm::serve::router(local))
+        easel_http::serve(listener, app, &opts, std::future::pending())
             .await
             .unwrap()
     });
-    let base = format!("http://{addr}/v1");
+    (format!("http://{addr}/v1"), local)
+}
+
+fn client_of(base: &str) -> Llm {
     let mut c = Config::default();
     let p = c.providers.entry("openai".into()).or_default();
-    p.base_url = Some(base.clone());
+    p.base_url = Some(base.to_string());
     p.api_key = Some("unused".into());
-    (base, Llm::new(c))
+    Llm::new(c)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -114,6 +125,7 @@ async fn plain_http_clients_get_models_completions_and_errors() {
     assert_eq!(resp.status(), 404);
     let resp = http
         .post(format!("{base}/chat/completions"))
+        .header("content-type", "application/json")
         .body("{not json")
         .send()
         .await
@@ -121,4 +133,109 @@ async fn plain_http_clients_get_models_completions_and_errors() {
     assert_eq!(resp.status(), 400);
     let v: serde_json::Value = resp.json().await.unwrap();
     assert!(v["error"]["message"].as_str().unwrap().contains("not JSON"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_pages_cannot_make_the_model_run() {
+    let (base, llm) = start_local().await;
+    let model = llm.local_model().await.unwrap();
+    let http = easel_llm::http::client().unwrap();
+    let body = json!({"messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 4});
+    // What a page on another site can send without a preflight: text/plain.
+    let resp = http
+        .post(format!("{base}/chat/completions"))
+        .header("content-type", "text/plain")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 415);
+    let v: serde_json::Value = resp.json().await.unwrap();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("application/json"),
+        "{v}"
+    );
+    // A page that got a preflight through still carries its Origin.
+    let resp = http
+        .post(format!("{base}/chat/completions"))
+        .header("origin", "https://evil.example")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 403);
+    let v: serde_json::Value = resp.json().await.unwrap();
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("Origin"),
+        "{v}"
+    );
+    let resp = http
+        .get(format!("{base}/models"))
+        .header("host", "rebound.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 403);
+    assert_eq!(
+        model.started_generations(),
+        0,
+        "a refused request ran the model"
+    );
+    // A bad number is a 400 before the model runs.
+    let resp = http
+        .post(format!("{base}/chat/completions"))
+        .json(&json!({"messages": [{"role": "user", "content": "x"}], "max_tokens": -5}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 400);
+    assert_eq!(model.started_generations(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_stops_the_generation() {
+    use tokio::io::AsyncWriteExt;
+    let (base, llm) = start_local().await;
+    let model = llm.local_model().await.unwrap();
+    let addr = base
+        .trim_start_matches("http://")
+        .trim_end_matches("/v1")
+        .to_string();
+    for tools in [false, true] {
+        let mut body = json!({
+            "messages": [{"role": "user", "content": "Count from 1 to 2000, separated by commas."}],
+            "max_tokens": 4000, "temperature": 0
+        });
+        if tools {
+            // The tool call's JSON is held back until it is complete, so nothing is sent to the
+            // caller while it is written: leaving must stop it all the same.
+            body["tools"] = json!([{"type": "function", "function": {"name": "count",
+                "parameters": {"type": "object", "properties": {"numbers": {"type": "string"}}, "required": ["numbers"]}}}]);
+            body["tool_choice"] = json!("required");
+        }
+        let text = body.to_string();
+        let started = model.started_generations();
+        let cancelled = model.cancelled_generations();
+        let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        let req = format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
+            text.len()
+        );
+        s.write_all(req.as_bytes()).await.unwrap();
+        while model.started_generations() == started {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        drop(s);
+        while model.running_generations() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(
+            model.cancelled_generations(),
+            cancelled + 1,
+            "the generation ran on after its client left (tools: {tools})"
+        );
+    }
 }

@@ -95,24 +95,9 @@ impl From<VaultError> for ToolError {
 /// What keeps the server from starting or running.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    /// The HTTP address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
-    Bind {
-        /// The address asked for.
-        addr: String,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A non-loopback address without `--allow-remote` and a token.
-    #[error("refusing to listen on {addr}: it is reachable from other machines")]
-    Remote {
-        /// The address asked for.
-        addr: String,
-    },
-    /// `--allow-remote` without a token.
-    #[error("--allow-remote needs a bearer token")]
-    NoToken,
+    /// The HTTP guard refused the configuration, or could not listen.
+    #[error(transparent)]
+    Guard(#[from] easel_http::GuardError),
     /// The transport failed while serving.
     #[error("the MCP connection failed: {0}")]
     Transport(String),
@@ -125,8 +110,7 @@ impl ServeError {
     /// The exit-code class.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ServeError::Remote { .. } | ServeError::NoToken => ErrorKind::Usage,
-            ServeError::Bind { .. } => ErrorKind::Conflict,
+            ServeError::Guard(e) => e.kind(),
             ServeError::Transport(_) | ServeError::Io(_) => ErrorKind::Failure,
         }
     }
@@ -134,17 +118,10 @@ impl ServeError {
     /// What to do next.
     pub fn hint(&self) -> String {
         match self {
-            ServeError::Bind { .. } => {
-                "pick another port (127.0.0.1:0 lets the system choose) or stop the process using it".into()
-            }
-            ServeError::Remote { .. } => {
-                "bind to 127.0.0.1, or add --allow-remote --token SECRET (clients then send 'Authorization: Bearer SECRET')".into()
-            }
-            ServeError::NoToken => {
-                "add --token SECRET (or set EASEL_MCP_TOKEN); clients send 'Authorization: Bearer SECRET'".into()
-            }
+            ServeError::Guard(e) => e.hint(),
             ServeError::Transport(_) | ServeError::Io(_) => {
-                "check that the client is still connected; run with EASEL_LOG=debug for details".into()
+                "check that the client is still connected; run with EASEL_LOG=debug for details"
+                    .into()
             }
         }
     }

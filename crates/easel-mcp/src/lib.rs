@@ -40,6 +40,8 @@ pub mod error;
 pub mod http;
 pub mod prompts;
 pub mod server;
+pub mod sessions;
+pub mod stdio;
 pub mod tools;
 
 pub use error::{ServeError, ToolError};
@@ -52,13 +54,30 @@ use rmcp::ServiceExt;
 use std::sync::Arc;
 
 /// Serves the operations of `registry` over MCP on standard input and output until the client
-/// closes the connection.
+/// closes the connection. A message over [`http::MAX_REQUEST_BYTES`] is answered with a
+/// JSON-RPC error, not dropped ([`stdio::LineTransport`]).
 pub async fn serve_stdio(vault: Vault, registry: Arc<Registry>) -> Result<(), ServeError> {
+    // Clients spawn us with pipes: driving them on the IO reactor instead of tokio's blocking
+    // pool saves a thread hand-off per message (BENCHMARKS.md, MCP section). Anything that is
+    // not a pipe (a terminal, a file) falls back to blocking handles.
+    let (read, write) = rmcp::transport::stdio_pipes();
+    serve_lines(vault, registry, read, write).await
+}
+
+/// Serves MCP over any line-delimited reader and writer (standard streams, a socket, a test's
+/// in-memory pipe) until the reader ends.
+pub async fn serve_lines<R, W>(
+    vault: Vault,
+    registry: Arc<Registry>,
+    read: R,
+    write: W,
+) -> Result<(), ServeError>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
     let running = EaselMcp::new(vault, registry)
-        // Clients spawn us with pipes: driving them on the IO reactor instead of tokio's
-        // blocking pool saves a thread hand-off per message (BENCHMARKS.md, MCP section).
-        // Anything that is not a pipe (a terminal, a file) falls back to blocking handles.
-        .serve(rmcp::transport::stdio_pipes())
+        .serve(stdio::LineTransport::new(read, write))
         .await
         .map_err(|e| ServeError::Transport(e.to_string()))?;
     running

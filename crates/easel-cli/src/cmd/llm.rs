@@ -1,8 +1,6 @@
 //! `easel llm …`: list models, ask one, serve the local one.
 
 use crate::cli::LlmCmd;
-#[cfg(feature = "local-llm")]
-use crate::failure::UsageError;
 use crate::output::Output;
 use easel_llm::ops::{LlmAsk, LlmAskInput, LlmList, LlmListInput};
 use easel_llm::{Config, Llm};
@@ -81,52 +79,48 @@ pub fn run(vault: &Vault, out: &Output, cmd: LlmCmd) -> anyhow::Result<()> {
             port,
             host,
             allow_remote,
+            token,
+            allowed_hosts,
         } => {
+            let mut opts = easel_http::GuardOptions::local(std::net::SocketAddr::new(host, port));
+            opts.allow_remote = allow_remote;
+            opts.token = token;
+            opts.allowed_hosts = allowed_hosts;
+            // Refuse a remote address without a token before loading the model.
+            opts.check()?;
             let config = Config::load(Some(vault.root()))?;
-            serve(Llm::new(config), host, port, allow_remote)
+            serve(Llm::new(config), opts)
         }
     }
 }
 
 #[cfg(feature = "local-llm")]
-fn serve(llm: Llm, host: std::net::IpAddr, port: u16, allow_remote: bool) -> anyhow::Result<()> {
-    if !host.is_loopback() && !allow_remote {
-        return Err(UsageError::invalid(
-            format!("{host} is not a loopback address"),
-            "anyone who can reach it could use the model: add --allow-remote if that is what you want",
-        )
-        .into());
-    }
+fn serve(llm: Llm, opts: easel_http::GuardOptions) -> anyhow::Result<()> {
     runtime()?.block_on(async move {
         let llm = std::sync::Arc::new(llm);
         // Load before listening so the first request is not slow and a missing file fails now.
         llm.local_model().await?;
-        let listener = tokio::net::TcpListener::bind((host, port))
-            .await
-            .map_err(|e| {
-                UsageError::invalid(
-                    format!("cannot listen on {host}:{port}: {e}"),
-                    "pick another --port (0 picks a free one)",
-                )
-            })?;
-        let addr = listener.local_addr()?;
-        outln!("serving local:smollm2 at http://{addr}/v1 (OpenAI-compatible; Ctrl-C stops)");
-        std::io::stdout().flush()?;
-        axum::serve(listener, easel_llm::serve::router(llm))
-            .with_graceful_shutdown(async {
+        easel_llm::serve::serve(
+            llm,
+            opts,
+            |addr| {
+                outln!(
+                    "serving local:smollm2 at http://{addr}/v1 (OpenAI-compatible; Ctrl-C stops)"
+                );
+                if let Err(e) = std::io::stdout().flush() {
+                    crate::output::stdout_failed(&e);
+                }
+            },
+            async {
                 let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+            },
+        )
+        .await?;
         Ok(())
     })
 }
 
 #[cfg(not(feature = "local-llm"))]
-fn serve(
-    _llm: Llm,
-    _host: std::net::IpAddr,
-    _port: u16,
-    _allow_remote: bool,
-) -> anyhow::Result<()> {
+fn serve(_llm: Llm, _opts: easel_http::GuardOptions) -> anyhow::Result<()> {
     Err(easel_llm::LlmError::LocalModelDisabled.into())
 }

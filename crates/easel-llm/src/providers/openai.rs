@@ -118,6 +118,9 @@ pub fn request_body(model: &str, req: &Request, flavor: Flavor) -> Value {
     Value::Object(body)
 }
 
+/// The most tool calls one answer may carry; real models make a handful.
+pub const MAX_TOOL_CALLS: usize = 128;
+
 #[derive(Debug, Default)]
 struct CallState {
     id: String,
@@ -158,8 +161,10 @@ impl Decoder {
     }
 
     /// Which call a tool-call delta belongs to. With `index` that is it; without, a new `id`
-    /// opens a new call and no `id` continues the current one.
-    fn slot(&mut self, delta: &Value) -> usize {
+    /// opens a new call and no `id` continues the current one. The calls live in a list indexed
+    /// by the server's number, so a number past [`MAX_TOOL_CALLS`] is refused rather than
+    /// allocated: one bad `index` must not be able to exhaust memory.
+    fn slot(&mut self, delta: &Value) -> Result<usize> {
         let id = delta
             .get("id")
             .and_then(Value::as_str)
@@ -175,15 +180,20 @@ impl Decoder {
                 None => self.current.unwrap_or(0),
             },
         };
+        if idx >= MAX_TOOL_CALLS {
+            return Err(self.protocol(format!(
+                "tool call number {idx} in one answer; at most {MAX_TOOL_CALLS} are accepted"
+            )));
+        }
         while self.calls.len() <= idx {
             self.calls.push(CallState::default());
         }
         self.current = Some(idx);
-        idx
+        Ok(idx)
     }
 
-    fn tool_delta(&mut self, d: &Value, out: &mut Vec<Event>) {
-        let i = self.slot(d);
+    fn tool_delta(&mut self, d: &Value, out: &mut Vec<Event>) -> Result<()> {
+        let i = self.slot(d)?;
         let f = d.get("function").unwrap_or(&Value::Null);
         let call = &mut self.calls[i];
         if let Some(id) = d
@@ -231,6 +241,7 @@ impl Decoder {
                 });
             }
         }
+        Ok(())
     }
 
     fn close_calls(&mut self, out: &mut Vec<Event>) {
@@ -319,7 +330,7 @@ impl WireDecoder for Decoder {
             }
             if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
                 for d in calls {
-                    self.tool_delta(d, out);
+                    self.tool_delta(d, out)?;
                 }
             }
             if let Some(r) = choice.get("finish_reason").and_then(Value::as_str) {
@@ -419,5 +430,34 @@ mod tests {
         d.feed(r#"{"choices":[{"delta":{"content":"Hi"}}]}"#, &mut out)
             .unwrap();
         assert!(d.finish(&mut out).is_err());
+    }
+
+    #[test]
+    fn a_huge_tool_call_index_is_an_error_not_an_allocation() {
+        let mut d = Decoder::new("openai");
+        let mut out = Vec::new();
+        let chunk = r#"{"choices":[{"delta":{"tool_calls":[{"index":18446744073709551615,"id":"c","function":{"name":"f","arguments":"{}"}}]}}]}"#;
+        let e = d.feed(chunk, &mut out).unwrap_err();
+        assert!(matches!(e, LlmError::Protocol { .. }), "{e}");
+        assert!(e.to_string().contains("at most 128"), "{e}");
+        assert!(d.calls.is_empty());
+        // Calls without an index, each with a new id, are held to the same bound.
+        let mut d = Decoder::new("openai");
+        for n in 0..MAX_TOOL_CALLS {
+            let c = format!(
+                r#"{{"choices":[{{"delta":{{"tool_calls":[{{"id":"c{n}","function":{{"name":"f"}}}}]}}}}]}}"#
+            );
+            d.feed(&c, &mut out).unwrap();
+        }
+        let c =
+            r#"{"choices":[{"delta":{"tool_calls":[{"id":"one-more","function":{"name":"f"}}]}}]}"#;
+        assert!(d.feed(c, &mut out).is_err());
+        // The largest index that fits still works.
+        let mut d = Decoder::new("openai");
+        let last = format!(
+            r#"{{"choices":[{{"delta":{{"tool_calls":[{{"index":{},"id":"c","function":{{"name":"f","arguments":"{{}}"}}}}]}}}}]}}"#,
+            MAX_TOOL_CALLS - 1
+        );
+        d.feed(&last, &mut out).unwrap();
     }
 }
