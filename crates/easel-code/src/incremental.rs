@@ -15,6 +15,54 @@
 //! change them, the keys they changed are dirty too, before the units that read them are
 //! checked. Units run in the same order as in a full build, so that derived tables list their
 //! entries in the same order.
+//!
+//! # Reads, dirty keys and the interface cutoff, in detail
+//!
+//! - An incremental build gives the graph of a full build, exactly (a property test edits, adds and
+//!   deletes files and compares). Resolution runs in units per file (bases, imports, first pass,
+//!   second pass), each in a frame that records every file it reads and every global-table key it
+//!   probes, found or not (`files::TrackedFiles`, `deps::LazyPerFile`, `deps::Table`); memoized
+//!   values carry their reads to whoever reuses them. `.codecanvas/cache/resolve.bin` keeps each
+//!   unit's result and reads, and how many nodes, edges and calls each file has in the kept graph (`graph.bin`), where its pieces
+//!   are taken from (moved, not copied) when the file's pass is reused: the graph is kept once, and
+//!   the state is used only with the `graph.bin` of its own build (its inputs digest), so a crash
+//!   between writing the two makes the next build resolve everything again. An
+//!   edit makes dirty: the changed files, every key they add entries to before or after, "all paths"
+//!   when files come or go, and the keys of the two derived tables (subclasses, callers of a
+//!   function) whose entries redone units changed. Units whose file and reads are clean are reused.
+//!   Adding or removing an `__init__.py` renames modules: everything is resolved again.
+//!   *Interface cutoff:* a changed file whose facts look the same from other files
+//!   (`resolve::same_interface`: equal but for its call sites, its line count, its definitions'
+//!   byte offsets, and its line numbers, which are compared by rank so that lines moved in order
+//!   count as unchanged) makes only its own units dirty, plus the units that read its calls
+//!   (`Dep::Body`, recorded by `Resolver::call_site` when one file's resolution reads another's
+//!   call sites) and the keys its summary changed (when only the names its calls use changed,
+//!   `PY_USED`, just the names added or dropped). This holds because resolution compares a
+//!   file's line numbers only with each other and never keeps them in a result; the incremental
+//!   property test inserts lines inside statements to check it. The calls other files may see
+//!   (those the index is built from) are compared without `via`, their index into the file's
+//!   calls, which a call added above them moves. New resolution code must read files and tables
+//!   through these wrappers (or record what it reads), or incremental builds go stale; code that
+//!   reads another file's lines or calls must record that read, or the cutoff goes stale.
+//!
+//! - A re-init decodes the facts of the changed files and of the files the redone units read, no
+//!   others. The global tables are built from the paths and heads of all files and from one
+//!   `resolve::Summary` per file (its entries `(table tag, key, definition)` in the tables built
+//!   from definitions and calls, and its decorator calls), kept in `resolve.bin`: an unchanged
+//!   file's summary is taken from there, a changed one's made from its facts (`summarize`). Every
+//!   entry is put in by `Resolver::add_entry`, which also notes the key as the file's contribution,
+//!   in file order, so the tables are those of a full build. Per-file indexes and definition ids
+//!   are built on first use (`deps::LazyPerFile`). A new global table built from facts is
+//!   registered in four places: its tag in `deps::tag`, its field and `Table::new` in
+//!   `Resolver::index`, the entries a file adds in `resolve::summarize`, one arm of
+//!   `Resolver::add_entry` (`push_entry` for a table of lists, `set_entry` for a set of names);
+//!   and `STATE_FORMAT` in `cache.rs` is bumped, so that summaries kept without its entries are not
+//!   used. As a safety net, every cache format string also carries a fingerprint of
+//!   `src/*.rs` and `queries/*.scm` that `build.rs` computes (`EASEL_CODE_RULES`): a binary built
+//!   from other extraction or resolution code never trusts facts, summaries or unit results that
+//!   older code wrote; it starts from scratch once. A table derived from paths alone is filled in the loop of `Resolver::index` with
+//!   `push_entry`; one derived from units' results (like `subclasses`, `callers`) needs its own
+//!   dirty keys in `incremental.rs`.
 
 use crate::deps::{Dep, FileId, Ref, body_key, file_key, ref_key, tag};
 use crate::extract::FileFacts;

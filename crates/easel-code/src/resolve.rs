@@ -6,6 +6,58 @@
 //! A name's value is followed through imports, simple assignments, constructor calls, return
 //! values and decorators. When any step is unknown (a parameter, a loop variable, a library)
 //! the call stays unresolved with the callee as written: nothing is guessed.
+//!
+//! # The rules, construct by construct
+//!
+//! - Never guess a call target. A call is an edge only when the resolver can follow the callee
+//!   through scopes, imports, assignments, constructors, return values, decorators, declared
+//!   parameter and return types, literal containers (Python: written anywhere in an expression,
+//!   filled later by `x[k] = v` / `x.append(v)`, read by key, `.get`, `.values()`, loops), loops
+//!   over generators and iterable classes (and, in Python, `for k, v in d.items()` /
+//!   `enumerate(xs)`), default values, `*args` / `**kwargs`, the class and its bases (C3 MRO for
+//!   Python; `self` of a base reaches what only subclasses define), Python's `with X() as x`
+//!   (`__enter__`/`__exit__` are calls, `x` is what `__enter__` returns), conditional expressions
+//!   (both branches), decorator classes (the name becomes an instance; `__init__` receives the
+//!   function), builtins that call what they are given (`map`, `filter`, `sorted`/`min`/`max`/
+//!   `list.sort` with `key=`, `functools.reduce`, `itertools.takewhile`/`dropwhile`/`filterfalse`/
+//!   `starmap`/`groupby`/`accumulate`: a call with `via` set, kept only when the outer
+//!   call really is that builtin; `partial(f, ...)` is `f`), attributes set from outside a class in
+//!   its file (`Tool.run = helper`, `box.fn = f`; the receiver of such a method flows into its first
+//!   parameter), a Python module's top-level name assigned from anywhere (`import helpers;
+//!   helpers.handler = f`: the `py_mod_attrs` table holds, by attribute name, assignments whose
+//!   object is a name an import binds; a read of the module's name checks that the object is that
+//!   module and adds the value to the module's own bindings, as the order across modules is not
+//!   known), Python containers read with a key known only at run time (any value the container
+//!   holds), `xs[-1]`, `pop()`, `dict(k=f)`, `d.update(...)`, starred targets, `@property` getters
+//!   and setters (an attribute access is a conditional call, probed against the `py_props` table
+//!   of property names first), `f(**opts)` binding keyword parameters to the items of `opts` (a
+//!   literal, or a forwarded `**kwargs`), the dotted calls in a constant string given to
+//!   `exec`/`eval` (parsed with tree-sitter, made where `exec` runs), comprehensions (literal
+//!   containers holding what their body gives), `xs.extend(ys)`, `d.setdefault(k, []).append(v)`,
+//!   Python's implicit special-method calls (operators, comparisons, `in`, subscripts, `del`,
+//!   f-string fields, and `len`/`str`/`print`/`iter`/`next`/... on an instance of a repository class
+//!   that defines the method: a call with no text, kept only when it reaches such a method), every
+//!   binding that can reach a use (a binding inside an `if`/loop/`try`/`match` block the use is not
+//!   in does not hide the ones before it; `FileFacts::cond_blocks`; `global x; x = f` in a function
+//!   adds to the module's `x` without hiding it), an assignment's right side read with the bindings
+//!   before it (`fn = g if c else fn`), `(x := v)`, slices (`xs[1:]`: the elements between constant
+//!   bounds of a literal never added to, else any), `d.get(k, default)` / `getattr(o, "n", default)`
+//!   (either), `super(C, obj)` (after `C` in the MRO), `type(x)` / `x.__class__` (the class; for
+//!   `self`, its used subclasses too), `f(**a, **b)` (keys from every dict), or the arguments at
+//!   every call site that reaches a parameter (a second pass, run only for calls that read a
+//!   parameter, also those the first pass resolved partly: `Pass1::Partial`); otherwise it is kept in `unresolved` with the callee as written, or in
+//!   `builtin_calls` when it names a builtin of the language that the file does not bind itself.
+//!
+//! - Python dynamic dispatch: `self.m()` / `cls.m()` in class C, and `super()` in C, follow the MRO
+//!   of C and of each subclass of C whose name appears in some call's callee or arguments
+//!   (`py_used`, a table with the names each file contributes: a class never named in a call is
+//!   never instantiated nor reached as `cls`); C itself counts when it is named, or when no
+//!   subclass is. Too many candidates (over 64 classes, or more values than `MAX_VALS`) fall back
+//!   to C alone. `super()` is also a call of `<builtin>.super`.
+//!
+//! - A Python lambda in a `def`'s header (a default value) belongs to the scope around the `def`
+//!   (`main.<lambdaN>`, numbered there): `Def::parent` follows where code runs, while `scope_of`
+//!   walks the lexical nesting.
 
 use crate::deps::{
     Dep, DepKey, FileId, LazyPerFile, Ref, Table, merge, record, tag, tracked, tracked_merged,
