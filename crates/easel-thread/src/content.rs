@@ -5,24 +5,9 @@ use easel_canvas::{Node, NodeKind};
 use easel_vault::Note;
 use serde::Serialize;
 
-/// The author of a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    System,
-    User,
-    Assistant,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
+/// The author of a message: the one role type of every model request. A canvas never holds
+/// `Role::Tool`; frontmatter can only say `system`, `user` or `assistant` (section 8.5).
+pub use easel_llm::Role;
 
 /// A piece of message content.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,7 +9,7 @@
 //! crate's own `local-llm` feature passes through.
 
 use crate::send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target};
-use crate::{Context, ContextOptions, Message, Part, Role};
+use crate::{Context, ContextOptions, Message, Part};
 use easel_llm::ops::Models;
 use easel_llm::{Config, Event, Llm, LlmError, Request};
 use easel_vault::Vault;
@@ -199,11 +199,7 @@ fn failure(e: LlmError) -> ModelFailure {
 }
 
 fn to_llm_message(m: &Message) -> easel_llm::Message {
-    let role = match m.role {
-        Role::System => easel_llm::Role::System,
-        Role::User => easel_llm::Role::User,
-        Role::Assistant => easel_llm::Role::Assistant,
-    };
+    let role = m.role;
     let parts = m
         .parts
         .iter()
@@ -233,7 +229,7 @@ mod tests {
     #[test]
     fn every_role_and_part_maps_to_the_model_message() {
         let m = Message {
-            role: Role::Assistant,
+            role: easel_llm::Role::Assistant,
             parts: vec![
                 Part::Text("hello".into()),
                 Part::Image {
