@@ -25,6 +25,27 @@ pub fn write_stdout(args: std::fmt::Arguments) {
     }
 }
 
+/// For a person at a terminal, the text of a streaming operation's events (`delta`) as it comes;
+/// with `--json` the whole result is printed at the end instead, so nothing is added.
+pub fn with_streamed_text(ctx: easel_ops::Ctx, out: &Output) -> easel_ops::Ctx {
+    if out.is_json() {
+        return ctx;
+    }
+    ctx.with_events(std::sync::Arc::new(|event| {
+        if let easel_ops::OpEvent::Data(data) = event
+            && let Some(text) = data.get("delta").and_then(|d| d.as_str())
+        {
+            let mut stdout = std::io::stdout();
+            if let Err(e) = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                stdout_failed(&e);
+            }
+        }
+    }))
+}
+
 /// Ends the process after a failed write to stdout. A reader that closed the pipe (`| head`)
 /// got what it wanted: exit 0 without a message, as `cat` and `grep` do when they are killed by
 /// SIGPIPE in a pipeline that does not care. Any other failure (a full disk behind a

@@ -4,7 +4,7 @@ use crate::cli::LlmCmd;
 use crate::output::Output;
 use easel_llm::ops::{LlmAsk, LlmAskInput, LlmList, LlmListInput};
 use easel_llm::{Config, Llm};
-use easel_ops::{Actor, Ctx, Op, OpEvent};
+use easel_ops::{Actor, Ctx, Op};
 use easel_vault::Vault;
 use std::io::Write;
 
@@ -48,23 +48,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: LlmCmd) -> anyhow::Result<()> {
                 seed,
             };
             // People see the answer as it is written; scripts get the whole result at the end.
-            let ctx = if out.is_json() {
-                ctx
-            } else {
-                ctx.with_events(std::sync::Arc::new(|event| {
-                    if let OpEvent::Data(data) = event
-                        && let Some(text) = data.get("delta").and_then(|d| d.as_str())
-                    {
-                        let mut stdout = std::io::stdout();
-                        if let Err(e) = stdout
-                            .write_all(text.as_bytes())
-                            .and_then(|()| stdout.flush())
-                        {
-                            crate::output::stdout_failed(&e);
-                        }
-                    }
-                }))
-            };
+            let ctx = crate::output::with_streamed_text(ctx, out);
             let answer = LlmAsk::default().run(&ctx, input)?;
             out.emit(&answer, |a| {
                 if !a.response.text.ends_with('\n') {

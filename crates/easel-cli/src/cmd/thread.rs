@@ -3,7 +3,7 @@
 
 use crate::cli::{ThreadCmd, ThreadModelArgs};
 use crate::output::Output;
-use easel_ops::{Actor as OpActor, Cancel, Ctx, Op, OpEvent};
+use easel_ops::{Actor as OpActor, Cancel, Ctx, Op};
 use easel_thread::llm::Choices;
 use easel_thread::{
     AnswerFailure, Target, ThreadContext, ThreadContextInput, ThreadSend, ThreadSendInput,
@@ -11,8 +11,6 @@ use easel_thread::{
 };
 use easel_vault::Vault;
 use easel_vault::canvas::Actor;
-use std::io::Write;
-use std::sync::Arc;
 
 pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
     match cmd {
@@ -35,23 +33,7 @@ pub fn run(vault: &Vault, out: &Output, cmd: ThreadCmd) -> anyhow::Result<()> {
             cancel_on_signals(&rt, &cancel);
             let ctx = Ctx::new(vault.clone(), OpActor::new("thread")).with_cancel(cancel);
             // People see the answer as it is written; scripts get the whole result at the end.
-            let ctx = if out.is_json() {
-                ctx
-            } else {
-                ctx.with_events(Arc::new(|event| {
-                    if let OpEvent::Data(data) = event
-                        && let Some(text) = data.get("delta").and_then(|d| d.as_str())
-                    {
-                        let mut stdout = std::io::stdout();
-                        if let Err(e) = stdout
-                            .write_all(text.as_bytes())
-                            .and_then(|()| stdout.flush())
-                        {
-                            crate::output::stdout_failed(&e);
-                        }
-                    }
-                }))
-            };
+            let ctx = crate::output::with_streamed_text(ctx, out);
             let sent = ThreadSend::default().run(&ctx, input)?;
             out.emit(&sent, |s| {
                 outln!();
