@@ -441,10 +441,10 @@ impl<'a> Parser<'a> {
             }
             let at = self.pos;
             let Some(link) = self.link()? else {
-                let found = self.peek().map(String::from).unwrap_or_default();
+                let found = describe(self.peek());
                 return Err(self.error(
                     at,
-                    format!("expected an arrow like '-->' or the end of the statement, found '{found}'"),
+                    format!("expected an arrow like '-->' or the end of the statement, found {found}"),
                     "write edges as 'A --> B', 'A -- text --> B' or 'A -->|text| B'; put each statement on its own line",
                 ));
             };
@@ -506,13 +506,10 @@ impl<'a> Parser<'a> {
             }
         }
         if key.is_empty() {
-            let found = self
-                .peek()
-                .map(String::from)
-                .unwrap_or_else(|| "the end of the line".into());
+            let found = describe(self.peek());
             return Err(self.error(
                 at,
-                format!("expected a node name, found '{found}'"),
+                format!("expected a node name, found {found}"),
                 "name nodes with letters, digits and '_', e.g. 'A[Start] --> B'",
             ));
         }
@@ -907,4 +904,15 @@ pub fn write(d: &Diagram) -> String {
         out.push_str(&format!("    linkStyle {i} stroke:{hex}\n"));
     }
     out
+}
+
+/// A character as an error message names it: quoted, or in words when quoting would show
+/// nothing (a line break, a tab, the end of the text).
+fn describe(c: Option<char>) -> String {
+    match c {
+        None | Some('\n' | '\r') => "the end of the line".into(),
+        Some(c) if c.is_whitespace() => "a space".into(),
+        Some(c) if c.is_control() => format!("the control character U+{:04X}", u32::from(c)),
+        Some(c) => format!("'{c}'"),
+    }
 }

@@ -162,7 +162,12 @@ fn malformed_mermaid_says_where_and_what() {
             4,
             "not closed",
         ),
-        ("graph LR\n  A -->\n", 2, 8, "expected a node name"),
+        (
+            "graph LR\n  A -->\n",
+            2,
+            8,
+            "expected a node name, found the end of the line",
+        ),
         ("flowchart TD\n  A B\n", 2, 5, "expected an arrow"),
         ("flowchart TD\n  end\n", 2, 3, "'end' without"),
         ("flowchart XY\n", 1, 11, "not a direction"),
@@ -176,6 +181,8 @@ fn malformed_mermaid_says_where_and_what() {
                     "{text:?}: {msg}"
                 );
                 assert!(msg.contains(needle), "{text:?}: {msg}");
+                // One line: a line break in the input is named, never printed.
+                assert!(!msg.contains('\n'), "{text:?}: {msg:?}");
                 assert_eq!(e.kind().exit_code(), 5);
                 assert!(!e.hint().is_empty());
             }
