@@ -150,26 +150,48 @@ impl Vault {
         self.apply(p, snap.current, Some(stamp), after, change, undoes)
     }
 
-    /// Apply a change whose preconditions the caller has checked under the path's lock, without
-    /// checking whether the file moved since `before` was read. Lock order everywhere: undo
-    /// lock, then path locks (sorted), then the ledger lock.
-    // Kept for writers that hold no snapshot (a change written in pieces records its first
-    // bytes this way); the vault's own writers use `commit_snapshot`.
-    #[allow(dead_code)]
-    pub(crate) fn commit(
+    /// A change recorded with undo bytes of the caller's choosing (`undo_to`, not the bytes of
+    /// `snap`), checked against `snap` like any other change. `Ok(None)`: the file changed since
+    /// `snap` was read, and nothing was written or recorded.
+    pub(crate) fn commit_snapshot_undoing_to(
         &self,
         p: &VaultPath,
-        before: Option<(Vec<u8>, Rev)>,
-        after: Option<&[u8]>,
+        snap: Snapshot,
+        undo_to: Option<(Vec<u8>, Rev)>,
+        after: &[u8],
         change: &Change,
-        undoes: Option<&str>,
-    ) -> Result<Written, VaultError> {
-        self.apply(p, before, None, after, change, undoes)?
-            .ok_or_else(|| VaultError::ChangedDuringWrite {
-                path: p.as_str().to_string(),
-            })
+    ) -> Result<Option<Written>, VaultError> {
+        self.apply(p, undo_to, Some(snap.stamp), Some(after), change, None)
     }
 
+    /// Write a step of a change without recording it, under the same check as a recorded change:
+    /// `Ok(false)` when a program that takes no lock changed the file since `snap` was read, and
+    /// nothing was written.
+    pub(crate) fn install_unrecorded(
+        &self,
+        p: &VaultPath,
+        snap: &Snapshot,
+        after: &[u8],
+    ) -> Result<bool, VaultError> {
+        let dirs = self.dirs();
+        check_internals(self.root(), dirs)?;
+        clean_stale(&dirs.tmp);
+        if let Some(dir) = p.abs().parent() {
+            fs::create_dir_all(dir).map_err(|e| VaultError::io("create the folder", dir, e))?;
+        }
+        let staged = stage(&dirs.tmp, p.abs(), after)?;
+        if Stamp::now(p)? != snap.stamp {
+            tracing::info!(path = %p, "the file changed while Easel was writing a step of a change; starting over from its version");
+            return Ok(false);
+        }
+        staged.install(p.abs())?;
+        if let Some(dir) = p.abs().parent() {
+            sync_dir(dir)?;
+        }
+        Ok(true)
+    }
+
+    /// Lock order everywhere: undo lock, then path locks (sorted), then the ledger lock.
     fn apply(
         &self,
         p: &VaultPath,

@@ -7,51 +7,69 @@
 //! last step happened to read. So undoing the finished change removes exactly what it added,
 //! and edits other writers made between the steps are kept.
 
-use crate::atomic::write_atomic;
 use crate::error::VaultError;
 use crate::ledger::{Change, Written};
 use crate::path::VaultPath;
 use crate::rev::Rev;
-use crate::vault::{Expect, Vault};
+use crate::vault::{Expect, MAX_ATTEMPTS, Vault};
 
 impl Vault {
-    /// Read-modify-write under the file's lock, like [`Vault::modify`], but not recorded: an
+    /// Read-modify-write under the file's lock, like [`Vault::update`], but not recorded: an
     /// intermediate state of a change that [`Vault::modify_with_undo`] records when it is
     /// complete. `f` sees the current bytes (`None` when the file is absent); its error is
-    /// passed through and nothing is written.
+    /// passed through and nothing is written. When a program that takes no lock (Obsidian
+    /// saving its copy) changes the file between the read and the rename, nothing is written
+    /// and `f` is applied again on top of that program's version, so its edit is kept.
     pub fn modify_draft<T, E: From<VaultError>>(
         &self,
         p: &VaultPath,
-        f: impl FnOnce(Option<&[u8]>) -> Result<(Vec<u8>, T), E>,
+        mut f: impl FnMut(Option<&[u8]>) -> Result<(Vec<u8>, T), E>,
     ) -> Result<T, E> {
         let _guard = self.lock_path(p)?;
-        let current = self.read_optional(p)?;
-        let (bytes, value) = f(current.as_ref().map(|(b, _)| b.as_slice()))?;
-        write_atomic(p.abs(), &bytes)?;
-        Ok(value)
+        for _ in 0..MAX_ATTEMPTS {
+            let snap = self.snapshot(p)?;
+            let (bytes, value) = f(snap.bytes())?;
+            if self.install_unrecorded(p, &snap, &bytes)? {
+                return Ok(value);
+            }
+        }
+        Err(VaultError::ChangedDuringWrite {
+            path: p.as_str().to_string(),
+        }
+        .into())
     }
 
     /// Read-modify-write under the file's lock, recorded as one ledger entry whose undo puts
     /// back the bytes `f` returns second (`None`: undo deletes the file) instead of the bytes
     /// read now. The entry's `rev_before` is the revision of those bytes, and they are kept as
     /// its blob. Use it to finish a change whose steps went through [`Vault::modify_draft`].
+    /// Like [`Vault::update`], it applies `f` again when an unlocked writer saved meanwhile.
     pub fn modify_with_undo<T, E: From<VaultError>>(
         &self,
         p: &VaultPath,
         expect: Expect,
         change: &Change,
-        f: impl FnOnce(Option<&[u8]>) -> Result<(Vec<u8>, Option<Vec<u8>>, T), E>,
+        mut f: impl FnMut(Option<&[u8]>) -> Result<(Vec<u8>, Option<Vec<u8>>, T), E>,
     ) -> Result<(Written, T), E> {
         let _guard = self.lock_path(p)?;
-        let current = self.read_optional(p)?;
-        crate::vault::check_expect(p, expect, current.as_ref().map(|(_, rev)| *rev))?;
-        let (bytes, undo_to, value) = f(current.as_ref().map(|(b, _)| b.as_slice()))?;
-        let before = undo_to.map(|b| {
-            let rev = Rev::of(&b);
-            (b, rev)
-        });
-        let written = self.commit(p, before, Some(&bytes), change, None)?;
-        Ok((written, value))
+        for _ in 0..MAX_ATTEMPTS {
+            let snap = self.snapshot(p)?;
+            crate::vault::check_expect(p, expect, snap.rev())?;
+            let (bytes, undo_to, value) = f(snap.bytes())?;
+            let undo_to = undo_to.map(|b| {
+                let rev = Rev::of(&b);
+                (b, rev)
+            });
+            if let Some(written) =
+                self.commit_snapshot_undoing_to(p, snap, undo_to, &bytes, change)?
+            {
+                return Ok((written, value));
+            }
+        }
+        Err(VaultError::ChangedDuringWrite {
+            path: p.as_str().to_string(),
+        }
+        .into())
     }
 }
 

@@ -45,7 +45,7 @@ const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 /// How often a write starts over because another program keeps changing the file under it;
 /// each round is one read and one write, so only a program rewriting the file in a tight loop
 /// exhausts this.
-const MAX_ATTEMPTS: usize = 16;
+pub(crate) const MAX_ATTEMPTS: usize = 16;
 
 impl Vault {
     /// Find the vault as DESIGN section 3 says: `explicit` (`--vault`), else `env_vault`

@@ -128,3 +128,60 @@ fn modify_which_runs_its_callback_once_refuses_instead_of_overwriting() {
         0
     );
 }
+
+/// The steps of a change written in pieces (an answer streaming into a canvas) are checked
+/// like any other write: an unlocked save during a step is kept, the step is applied on top.
+#[test]
+fn a_draft_step_is_applied_again_on_top_of_an_unlocked_save() {
+    let (dir, vault) = setup();
+    let file = dir.path().join("log.md");
+    let p = vault.resolve_for_write("log.md").unwrap();
+    let mut calls = 0;
+    vault
+        .modify_draft(&p, |old| {
+            calls += 1;
+            if calls == 1 {
+                save_by_rename(&file, "start\nfrom obsidian\n");
+            }
+            Ok::<_, VaultError>((append(old, "draft\n"), ()))
+        })
+        .unwrap();
+    assert_eq!(calls, 2);
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "start\nfrom obsidian\ndraft\n"
+    );
+    assert!(
+        vault.ledger_list(None).unwrap().is_empty(),
+        "a draft is not recorded"
+    );
+}
+
+/// The recorded last step of such a change too, and its undo still gives back the bytes the
+/// caller names (here: the file without the Easel line, the other program's edit kept).
+#[test]
+fn the_recorded_last_step_is_applied_again_on_top_of_an_unlocked_save() {
+    let (dir, vault) = setup();
+    let file = dir.path().join("log.md");
+    let p = vault.resolve_for_write("log.md").unwrap();
+    let mut calls = 0;
+    let change = Change::new("thread", "thread.answer", "answer");
+    vault
+        .modify_with_undo(&p, Expect::Present, &change, |old| {
+            calls += 1;
+            if calls == 1 {
+                save_by_rename(&file, "start\nfrom obsidian\n");
+            }
+            let without = old.unwrap_or_default().to_vec();
+            Ok::<_, VaultError>((append(old, "answer\n"), Some(without), ()))
+        })
+        .unwrap();
+    assert_eq!(calls, 2);
+    assert_eq!(
+        fs::read_to_string(&file).unwrap(),
+        "start\nfrom obsidian\nanswer\n"
+    );
+    assert_eq!(vault.ledger_list(None).unwrap().len(), 1);
+    vault.undo(easel_vault::UndoTarget::Latest).unwrap();
+    assert_eq!(fs::read_to_string(&file).unwrap(), "start\nfrom obsidian\n");
+}
