@@ -77,7 +77,8 @@ impl CanvasArrays {
     }
 }
 
-fn rev(rev: Option<&str>) -> Result<Option<Rev>, OpError> {
+/// Parses an optional `rev` argument.
+pub(crate) fn rev(rev: Option<&str>) -> Result<Option<Rev>, OpError> {
     rev.map(|r| {
         r.trim().parse::<Rev>().map_err(|e| {
             OpError::invalid(

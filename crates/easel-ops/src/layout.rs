@@ -4,8 +4,8 @@
 
 use easel_canvas::Canvas;
 use easel_layout::{Algo, Direction, LayoutError, Metrics, Options, Request, Scope};
+use easel_vault::Expect;
 use easel_vault::canvas::canvas_path;
-use easel_vault::{Expect, Rev};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -20,19 +20,6 @@ impl From<LayoutError> for OpError {
     }
 }
 
-/// Parses an optional `rev` argument.
-pub(crate) fn parse_rev(rev: Option<&str>) -> Result<Option<Rev>, OpError> {
-    rev.map(|r| {
-        r.trim().parse::<Rev>().map_err(|e| {
-            OpError::invalid(
-                format!("'rev' {r:?} is not a revision: {e}"),
-                "use the 16 hex digits of 'rev' returned by `canvas_read`, or leave 'rev' out",
-            )
-        })
-    })
-    .transpose()
-}
-
 /// A canvas changed in memory by `f` and written back under the file's lock, with one ledger
 /// entry; nothing is written when `f` fails. Returns the vault path, the new rev and `f`'s
 /// result.
@@ -44,7 +31,7 @@ pub(crate) fn edit_canvas<T>(
     summary: impl FnOnce(&str) -> String,
     f: impl FnOnce(&mut Canvas) -> Result<T, OpError>,
 ) -> Result<(String, Option<String>, T), OpError> {
-    let rev = parse_rev(rev)?;
+    let rev = crate::canvas::rev(rev)?;
     let p = canvas_path(ctx.vault(), path, true)?;
     if !ctx.vault().exists(&p) {
         return Err(OpError::not_found(
