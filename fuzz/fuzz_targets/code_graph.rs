@@ -6,7 +6,7 @@
 //! of that language in one folder, so that imports and calls between files are exercised too.
 #![no_main]
 
-use easel_code::{Lang, extract, graph_from_facts};
+use easel_codegraph::{Lang, extract, graph_from_facts};
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
 
@@ -40,5 +40,5 @@ fuzz_target!(|data: &[u8]| {
     for u in graph.unresolved.iter().chain(&graph.builtin_calls) {
         assert!(ids.contains(u.from.as_str()), "call from a missing node: {u:?}");
     }
-    let _ = easel_code::call_graph(&graph);
+    let _ = easel_codegraph::call_graph(&graph);
 });

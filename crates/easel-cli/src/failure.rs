@@ -53,6 +53,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         easel_thread::WatchError,
         easel_render::RenderFileError,
         easel_code::CodeError,
+        easel_code::GraphError,
         easel_code::board::BoardError,
         easel_mcp::ServeError,
         easel_http::GuardError,

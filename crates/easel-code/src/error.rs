@@ -1,31 +1,20 @@
-//! Errors of `easel-code`, with the exit-code class front ends map them to.
+//! Errors of `easel-code` (board, views, hooks), with the exit-code class front ends map them
+//! to. The engine's own errors ([`GraphError`]) pass through unchanged.
 
-pub use easel_vault::ErrorKind;
+pub use easel_codegraph::{ErrorKind, GraphError};
 use std::path::PathBuf;
 
-/// Everything that can go wrong while building or querying a code graph.
+/// Everything that can go wrong while building, querying or drawing a code graph.
 #[derive(thiserror::Error, Debug)]
 #[non_exhaustive]
 pub enum CodeError {
-    #[error("'{}' is not a folder", path.display())]
-    NotADirectory { path: PathBuf },
-    #[error("cannot parse '{}': {reason}", path.display())]
-    Parse { path: PathBuf, reason: String },
+    #[error(transparent)]
+    Graph(#[from] GraphError),
     #[error("cannot write '{}': {source}", path.display())]
     Io {
         path: PathBuf,
         #[source]
         source: std::io::Error,
-    },
-    #[error("no symbol matches '{query}'{}", suggestions_text(suggestions))]
-    SymbolNotFound {
-        query: String,
-        suggestions: Vec<String>,
-    },
-    #[error("'{query}' matches {} symbols: {}", candidates.len(), candidates.join(", "))]
-    Ambiguous {
-        query: String,
-        candidates: Vec<String>,
     },
     #[error("cannot draw the {view} view: {source}")]
     Render {
@@ -45,22 +34,11 @@ pub enum CodeError {
     },
 }
 
-fn suggestions_text(s: &[String]) -> String {
-    if s.is_empty() {
-        String::new()
-    } else {
-        format!("; did you mean {}?", s.join(", "))
-    }
-}
-
 impl CodeError {
     /// The exit-code class.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            CodeError::NotADirectory { .. } | CodeError::SymbolNotFound { .. } => {
-                ErrorKind::NotFound
-            }
-            CodeError::Parse { .. } | CodeError::Ambiguous { .. } => ErrorKind::Invalid,
+            CodeError::Graph(e) => e.kind(),
             CodeError::Io { .. } | CodeError::Write { .. } | CodeError::CanvasFile { .. } => {
                 ErrorKind::Failure
             }
@@ -77,10 +55,7 @@ impl CodeError {
     /// What to do next.
     pub fn hint(&self) -> String {
         match self {
-            CodeError::NotADirectory { .. } => {
-                "pass the repository's folder, e.g. 'easel code init .'".into()
-            }
-            CodeError::Parse { .. } => "check the file's encoding and syntax".into(),
+            CodeError::Graph(e) => e.hint(),
             CodeError::Io { .. } | CodeError::Write { .. } => {
                 "check that the folder is writable and the disk is not full".into()
             }
@@ -92,20 +67,6 @@ impl CodeError {
             CodeError::ViewName { .. } => {
                 "use the name a view function returned: 'architecture', 'board' or 'impact_' followed by symbol_slug(symbol)".into()
             }
-            CodeError::SymbolNotFound { suggestions, .. } if !suggestions.is_empty() => {
-                format!(
-                    "use one of the suggested names, e.g. 'easel code impact {}'",
-                    suggestions[0]
-                )
-            }
-            CodeError::SymbolNotFound { .. } => {
-                "run 'easel code symbols NAME' to search, or 'easel code init' if the code changed"
-                    .into()
-            }
-            CodeError::Ambiguous { candidates, .. } => format!(
-                "give a qualified name or an id, e.g. '{}'",
-                candidates.first().cloned().unwrap_or_default()
-            ),
         }
     }
 }

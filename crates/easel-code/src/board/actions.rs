@@ -7,7 +7,7 @@ use super::state::{
 };
 use super::text::{Front, board_line, next_hint};
 use super::{Store, tasks};
-use crate::{BuildOptions, Built, CodeError, EdgeKind, Graph, Impact, Node, NodeKind};
+use crate::{BuildOptions, Built, CodeError, EdgeKind, Graph, GraphError, Impact, Node, NodeKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -146,8 +146,8 @@ pub fn run(root: &Path, action: Action, opts: &BoardOptions) -> Result<Outcome, 
             max_nodes,
         } => {
             let store = Store::open(root, false)?;
-            let built = crate::build(root, &cached())?;
-            let impact = crate::impact(&built.graph, &symbol, depth)?;
+            let built = easel_codegraph::build(root, &cached())?;
+            let impact = easel_codegraph::impact(&built.graph, &symbol, depth)?;
             impact_on(&store, &built.graph, impact, max_nodes, opts)
         }
         Action::Claim { text, kind } => {
@@ -309,13 +309,13 @@ pub fn init_repo(
     opts: &BoardOptions,
 ) -> Result<(Built, Outcome), BoardError> {
     Store::open(root, true)?;
-    let path = crate::graph_path(root);
-    let (built, (saved, recorded)) = crate::build_then(root, build, |built| {
+    let path = easel_codegraph::graph_path(root);
+    let (built, (saved, recorded)) = easel_codegraph::build_then(root, build, |built| {
         std::thread::scope(|s| {
             let saved = s.spawn(|| {
                 // The same inputs make the same graph: the file of the last run is kept.
                 if !(built.unchanged && path.is_file()) {
-                    crate::save_built(root, built)?;
+                    easel_codegraph::save_built(root, built)?;
                 }
                 Ok::<_, CodeError>(())
             });
@@ -802,10 +802,10 @@ fn resolve_symbol(
             }
         }
     }
-    let built = crate::build(root, &cached())?;
-    match crate::find_symbol(&built.graph, q) {
+    let built = easel_codegraph::build(root, &cached())?;
+    match easel_codegraph::find_symbol(&built.graph, q) {
         Ok(n) => Ok(name_of(n)),
-        Err(CodeError::Ambiguous { query, candidates }) => {
+        Err(GraphError::Ambiguous { query, candidates }) => {
             let in_focus: Vec<&String> = candidates
                 .iter()
                 .filter(|c| {
@@ -816,12 +816,17 @@ fn resolve_symbol(
                 })
                 .collect();
             match in_focus.as_slice() {
-                [one] => built
-                    .graph
-                    .node(one)
-                    .map(name_of)
-                    .ok_or(BoardError::Code(CodeError::Ambiguous { query, candidates })),
-                _ => Err(CodeError::Ambiguous { query, candidates }.into()),
+                [one] => {
+                    built
+                        .graph
+                        .node(one)
+                        .map(name_of)
+                        .ok_or(BoardError::Code(CodeError::Graph(GraphError::Ambiguous {
+                            query,
+                            candidates,
+                        })))
+                }
+                _ => Err(CodeError::Graph(GraphError::Ambiguous { query, candidates }).into()),
             }
         }
         Err(e) => Err(e.into()),

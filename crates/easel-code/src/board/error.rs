@@ -1,7 +1,7 @@
 //! Errors of the evidence board and the hooks, each with what to do next.
 
 use super::text::{Front, call};
-use crate::error::{CodeError, ErrorKind};
+use crate::error::{CodeError, ErrorKind, GraphError};
 use easel_vault::VaultError;
 use std::path::PathBuf;
 
@@ -41,6 +41,12 @@ pub enum BoardError {
     Code(#[from] CodeError),
     #[error(transparent)]
     Vault(#[from] VaultError),
+}
+
+impl From<GraphError> for BoardError {
+    fn from(e: GraphError) -> Self {
+        BoardError::Code(e.into())
+    }
 }
 
 impl BoardError {
@@ -100,11 +106,11 @@ impl BoardError {
             ),
             BoardError::SettingsChanged { .. } => "run the install again; nothing was written".into(),
             BoardError::BadSettings { .. } => "fix the JSON of the settings file (or move it away), then install again".into(),
-            BoardError::Code(CodeError::SymbolNotFound { suggestions, .. }) if !suggestions.is_empty() => format!(
+            BoardError::Code(CodeError::Graph(GraphError::SymbolNotFound { suggestions, .. })) if !suggestions.is_empty() => format!(
                 "use one of the suggested names, e.g. {}",
                 call(front, "impact", &[("symbol", &suggestions[0])])
             ),
-            BoardError::Code(CodeError::SymbolNotFound { .. }) => format!(
+            BoardError::Code(CodeError::Graph(GraphError::SymbolNotFound { .. })) => format!(
                 "search with {}, or run {} again if the code changed",
                 match front {
                     Front::Cli => "'easel code symbols NAME'".to_string(),
@@ -112,11 +118,11 @@ impl BoardError {
                 },
                 call(front, "init", &[])
             ),
-            BoardError::Code(CodeError::Ambiguous { candidates, .. }) => format!(
+            BoardError::Code(CodeError::Graph(GraphError::Ambiguous { candidates, .. })) => format!(
                 "give a qualified name or an id, e.g. {}",
                 call(front, "impact", &[("symbol", candidates.first().map(String::as_str).unwrap_or("pkg.mod.name"))])
             ),
-            BoardError::Code(CodeError::NotADirectory { .. }) if front != Front::Cli => format!(
+            BoardError::Code(CodeError::Graph(GraphError::NotADirectory { .. })) if front != Front::Cli => format!(
                 "pass the repository's folder, e.g. {}",
                 call(front, "init", &[("repo_path", ".")])
             ),

@@ -72,9 +72,9 @@ impl Store {
     /// Opens (creating `.codecanvas/` when `create`) the board of `root`.
     pub(crate) fn open(root: &Path, create: bool) -> Result<Store, BoardError> {
         if !root.is_dir() {
-            return Err(crate::CodeError::NotADirectory {
+            return Err(crate::CodeError::Graph(crate::GraphError::NotADirectory {
                 path: root.to_path_buf(),
-            }
+            })
             .into());
         }
         let dir = root.join(BOARD_DIR);

@@ -172,7 +172,7 @@ fn pre_tool_use(root: Option<&Path>) -> Result<Option<String>, BoardError> {
         return Ok(None);
     };
     // Never initialise an empty folder: the graph would be empty and stick.
-    if crate::discover(root)?.is_empty() {
+    if easel_codegraph::discover(root)?.is_empty() {
         return Ok(None);
     }
     let dir = root.join(board::BOARD_DIR);
@@ -225,7 +225,7 @@ fn post_tool_use(
     let Some(rel) = relative(root, file) else {
         return Ok(None);
     };
-    let built = crate::build(
+    let built = easel_codegraph::build(
         root,
         &BuildOptions {
             use_cache: true,
@@ -242,7 +242,7 @@ fn post_tool_use(
     let mut out = format!("[Easel IMPACT] root={}", root.display());
     let mut worst: Option<(&Node, usize)> = None;
     for node in &symbols {
-        let i = crate::impact(&built.graph, &node.id, 2)?;
+        let i = easel_codegraph::impact(&built.graph, &node.id, 2)?;
         let c = &i.counts;
         out.push_str(&format!(
             "\n{} ({}:{}): {} callers, {} callees, blast radius {}",
@@ -394,7 +394,7 @@ mod tests {
         std::fs::create_dir(root.join(".git")).unwrap();
         std::fs::write(root.join("app.py"), "def f():\n    pass\n").unwrap();
         // A folder where the graph file goes: writing it fails.
-        std::fs::create_dir_all(crate::graph_path(root)).unwrap();
+        std::fs::create_dir_all(easel_codegraph::graph_path(root)).unwrap();
         assert!(pre_tool_use(Some(root)).is_err());
         assert!(lock_is_free(root));
     }

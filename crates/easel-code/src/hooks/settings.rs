@@ -171,9 +171,9 @@ pub fn hooks_settings(easel: &str) -> Value {
 /// overwritten.
 pub fn install(project: &Path, easel: &str) -> Result<InstallReport, BoardError> {
     if !project.is_dir() {
-        return Err(crate::CodeError::NotADirectory {
+        return Err(crate::CodeError::Graph(crate::GraphError::NotADirectory {
             path: project.to_path_buf(),
-        }
+        })
         .into());
     }
     let path = settings_path(project);

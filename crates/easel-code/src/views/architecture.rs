@@ -11,7 +11,7 @@ use super::drawing::{Drawing, Rect, line};
 use super::style::{self, INK, MUTED, PAD};
 use super::{Sketch, View, count, sketch};
 use crate::error::CodeError;
-use crate::model::{EdgeKind, Graph, Node, NodeKind};
+use easel_codegraph::{EdgeKind, Graph, Node, NodeKind};
 use easel_render::{LayoutOptions, Size, TextStyle, layered};
 use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, BTreeSet};

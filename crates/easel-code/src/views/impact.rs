@@ -10,9 +10,9 @@ use super::drawing::{Drawing, Rect, line};
 use super::style::{self, INK, MUTED, PAD};
 use super::{View, count, finish, symbol_slug};
 use crate::error::CodeError;
-use crate::impact::{Impact, Neighbor};
-use crate::model::{EdgeKind, Graph, Node, NodeKind};
 use easel_canvas::Side;
+use easel_codegraph::{EdgeKind, Graph, Node, NodeKind};
+use easel_codegraph::{Impact, Neighbor};
 use easel_render::{LayoutOptions, Size, TextStyle, layered_with_layers};
 use std::collections::{BTreeMap, HashMap};
 

@@ -5,8 +5,8 @@
 use super::architecture::architecture_drawing;
 use super::board::{BoardCard, BoardView, EvidenceCard, board_drawing};
 use super::impact::impact_drawing;
-use crate::lang::Lang;
-use crate::model::{Edge, EdgeKind, Graph, Node, NodeKind};
+use easel_codegraph::Lang;
+use easel_codegraph::{Edge, EdgeKind, Graph, Node, NodeKind};
 use proptest::prelude::*;
 
 fn node(id: String, kind: NodeKind, name: &str, file: &str, line: u32) -> Node {
@@ -175,7 +175,7 @@ proptest! {
     ) {
         let g = graph(&names, &folders, &modules, &imports, &calls);
         let target = g.nodes[pick % g.nodes.len()].id.clone();
-        let impact = crate::impact(&g, &target, depth).unwrap();
+        let impact = easel_codegraph::impact(&g, &target, depth).unwrap();
         let (d, canvas, _) = impact_drawing(&g, &impact, "impact_test").unwrap();
         let problems = d.problems();
         prop_assert!(problems.is_empty(), "{problems:#?}");

@@ -11,10 +11,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
     let lang =
-        easel_code::Lang::from_path(std::path::Path::new(&path)).ok_or("unknown language")?;
+        easel_codegraph::Lang::from_path(std::path::Path::new(&path)).ok_or("unknown language")?;
     let src = std::fs::read(&path)?;
     let t = Instant::now();
-    easel_code::check_query(lang)?;
+    easel_codegraph::check_query(lang)?;
     println!("query compiled in {:?}", t.elapsed());
     for _ in 0..runs {
         let t = Instant::now();
@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let _ = p.parse(&src, None);
         let parse = t.elapsed();
         let t = Instant::now();
-        let _ = easel_code::extract(lang, &path, &src)?;
+        let _ = easel_codegraph::extract(lang, &path, &src)?;
         println!("parse {:?}, parse + extract {:?}", parse, t.elapsed());
     }
     Ok(())

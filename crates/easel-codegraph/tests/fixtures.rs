@@ -100,7 +100,8 @@ fn run_lang(lang: &str) -> (Score, Vec<String>) {
             std::fs::create_dir_all(full.parent().unwrap()).unwrap();
             std::fs::write(full, src).unwrap();
         }
-        let built = easel_code::build(tmp.path(), &easel_code::BuildOptions::default()).unwrap();
+        let built =
+            easel_codegraph::build(tmp.path(), &easel_codegraph::BuildOptions::default()).unwrap();
         assert!(built.problems.is_empty(), "{name}: {:?}", built.problems);
         let got: BTreeSet<(String, String)> = built.graph.call_pairs().into_iter().collect();
         let tp = got.intersection(&case.calls).count();
@@ -121,7 +122,7 @@ fn run_lang(lang: &str) -> (Score, Vec<String>) {
             .iter()
             .map(|n| (n.id.as_str(), n.qualname.as_str()))
             .collect();
-        let pairs = |us: &[easel_code::Unresolved]| -> BTreeSet<(String, String)> {
+        let pairs = |us: &[easel_codegraph::Unresolved]| -> BTreeSet<(String, String)> {
             us.iter()
                 .map(|u| (qual[u.from.as_str()].to_string(), u.name.clone()))
                 .collect()

@@ -1,7 +1,7 @@
 //! Every query file compiles and finds definitions and calls in a sample of its language.
 #![allow(clippy::unwrap_used)]
 
-use easel_code::{Lang, check_query, extract};
+use easel_codegraph::{Lang, check_query, extract};
 
 fn sample(lang: Lang) -> (&'static str, &'static str) {
     match lang {
@@ -63,7 +63,7 @@ fn every_query_compiles_and_runs_on_a_sample() {
             facts
                 .defs
                 .iter()
-                .any(|d| d.kind == easel_code::DefKind::Func),
+                .any(|d| d.kind == easel_codegraph::DefKind::Func),
             "{}: no function found in the sample: {:#?}",
             lang.name(),
             facts.defs
@@ -76,13 +76,13 @@ fn every_query_compiles_and_runs_on_a_sample() {
 fn the_generic_fallback_finds_definitions_in_every_grammar() {
     for lang in Lang::ALL {
         let (_, src) = sample(lang);
-        let defs = easel_code::generic_definitions(lang, src.as_bytes()).unwrap();
+        let defs = easel_codegraph::generic_definitions(lang, src.as_bytes()).unwrap();
         // C and C++ name functions through declarators, so the fallback sees only their
         // structs and classes; every other grammar has named functions.
         let want = if matches!(lang, Lang::C | Lang::Cpp) {
-            easel_code::DefKind::Class
+            easel_codegraph::DefKind::Class
         } else {
-            easel_code::DefKind::Func
+            easel_codegraph::DefKind::Func
         };
         assert!(
             defs.iter().any(|(k, _, _)| *k == want),
@@ -96,7 +96,7 @@ fn the_generic_fallback_finds_definitions_in_every_grammar() {
 /// `as` parts are found by the extractor, not by the query (which stays quick to compile).
 #[test]
 fn python_with_and_except_aliases_bind_their_names() {
-    use easel_code::Seg;
+    use easel_codegraph::Seg;
     let src = "def f(p):\n    with open(p) as fh:\n        fh.read()\n    try:\n        g()\n    except ValueError as e:\n        e.args\n    except (KeyError, OSError) as k:\n        pass\n    with lock:\n        pass\n";
     let facts = extract(Lang::Python, "w.py", src.as_bytes()).unwrap();
     let bound: Vec<&str> = facts.binds.iter().map(|b| b.name.as_str()).collect();

@@ -8,15 +8,7 @@ fn main() {
     let mut files = Vec::new();
     for dir in ["src", "queries"] {
         println!("cargo::rerun-if-changed={dir}");
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_file() && matches!(p.extension().and_then(|x| x.to_str()), Some("rs" | "scm")) {
-                files.push(p);
-            }
-        }
+        collect(Path::new(dir), &mut files);
     }
     files.sort();
     // FNV-1a: stable across Rust versions, unlike `DefaultHasher`.
@@ -33,4 +25,20 @@ fn main() {
 
 fn name(p: &Path) -> String {
     p.to_string_lossy().replace('\\', "/")
+}
+
+/// The rule files under `dir`, in its subfolders too (the resolver and the extractor are
+/// folders of modules).
+fn collect(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, files);
+        } else if matches!(p.extension().and_then(|x| x.to_str()), Some("rs" | "scm")) {
+            files.push(p);
+        }
+    }
 }

@@ -12,7 +12,7 @@
 //! disk (edited, replaced, another build), the whole graph is encoded.
 
 use crate::cache::{self, CACHE_DIR, FORMAT, Stamp};
-use crate::error::CodeError;
+use crate::error::GraphError;
 use crate::model::Graph;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -89,16 +89,16 @@ pub(crate) fn save(
     root: &Path,
     graph: &Graph,
     layout: Option<&Layout>,
-) -> Result<PathBuf, CodeError> {
+) -> Result<PathBuf, GraphError> {
     let path = crate::graph_path(root);
     let dir = root.join(".codecanvas");
-    std::fs::create_dir_all(&dir).map_err(|e| CodeError::Io {
+    std::fs::create_dir_all(&dir).map_err(|e| GraphError::Io {
         path: dir.clone(),
         source: e,
     })?;
     let layout = layout.filter(|l| l.fits(graph));
     let tmp = dir.join(format!("graph.json.{}.tmp", std::process::id()));
-    let io = |p: &Path, e: io::Error| CodeError::Io {
+    let io = |p: &Path, e: io::Error| GraphError::Io {
         path: p.to_path_buf(),
         source: e,
     };

@@ -5,7 +5,7 @@
 //!
 //! A case is one file `tests/pycg/<category>/<case>.case`: `--- path` starts a source file,
 //! `=== callgraph` is followed by the expected graph as a JSON object. The graph we build is
-//! turned into that shape by [`easel_code::call_graph`], the same function behind
+//! turned into that shape by [`easel_codegraph::call_graph`], the same function behind
 //! `easel code graph --callgraph`, and scored edge by edge: precision and recall per category
 //! and overall. Each suite is gated at what it measures (see `GATES`).
 //! `tests/pycg-heldout` holds more cases in the same format, written without looking at the
@@ -116,9 +116,10 @@ fn run_case(path: &Path, failures: &mut Vec<String>) -> Score {
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
         std::fs::write(full, src).unwrap();
     }
-    let built = easel_code::build(tmp.path(), &easel_code::BuildOptions::default()).unwrap();
+    let built =
+        easel_codegraph::build(tmp.path(), &easel_codegraph::BuildOptions::default()).unwrap();
     assert!(built.problems.is_empty(), "{name}: {:?}", built.problems);
-    let got_graph = easel_code::call_graph(&built.graph);
+    let got_graph = easel_codegraph::call_graph(&built.graph);
     let (got, want) = (edges(&got_graph), edges(&case.expected));
     let wrong: Vec<_> = got.difference(&want).collect();
     let missed: Vec<_> = want.difference(&got).collect();

@@ -1,7 +1,7 @@
 //! Incremental builds give exactly the graph of a full build, whatever the edits.
 #![allow(clippy::unwrap_used)]
 
-use easel_code::{BuildOptions, build};
+use easel_codegraph::{BuildOptions, build};
 use proptest::prelude::*;
 use std::fs;
 use std::path::Path;
@@ -281,7 +281,7 @@ proptest! {
             let full = build(root, &BuildOptions::default()).unwrap();
             prop_assert_eq!(&inc.graph, &full.graph);
             // graph.json, spliced from the last one, is what encoding the whole graph gives.
-            let path = easel_code::save_built(root, &inc).unwrap();
+            let path = easel_codegraph::save_built(root, &inc).unwrap();
             prop_assert_eq!(std::fs::read(path).unwrap(), serde_json::to_vec(&full.graph).unwrap());
         }
     }
@@ -289,7 +289,7 @@ proptest! {
 
 /// Writes `path`, builds with the cache and checks that the graph is a full build's; returns
 /// the cached build.
-fn edit_and_build(root: &Path, path: &str, text: &str) -> easel_code::Built {
+fn edit_and_build(root: &Path, path: &str, text: &str) -> easel_codegraph::Built {
     apply(root, path, Some(text));
     let cached = BuildOptions {
         use_cache: true,
@@ -298,7 +298,7 @@ fn edit_and_build(root: &Path, path: &str, text: &str) -> easel_code::Built {
     let built = build(root, &cached).unwrap();
     let full = build(root, &BuildOptions::default()).unwrap().graph;
     assert_eq!(built.graph, full);
-    let path = easel_code::save_built(root, &built).unwrap();
+    let path = easel_codegraph::save_built(root, &built).unwrap();
     assert_eq!(
         std::fs::read(path).unwrap(),
         serde_json::to_vec(&full).unwrap()

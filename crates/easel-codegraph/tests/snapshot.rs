@@ -3,7 +3,7 @@
 
 #[test]
 fn graph_json_of_a_small_package() {
-    let g = easel_code::graph_from_sources(&[
+    let g = easel_codegraph::graph_from_sources(&[
         ("shop/__init__.py", "from .cart import Cart\n"),
         (
             "shop/cart.py",

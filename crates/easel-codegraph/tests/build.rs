@@ -1,7 +1,7 @@
 //! Building from a folder: .gitignore, the content-hash cache, ids, edges of every kind.
 #![allow(clippy::unwrap_used)]
 
-use easel_code::{BuildOptions, EdgeKind, NodeKind, build};
+use easel_codegraph::{BuildOptions, EdgeKind, NodeKind, build};
 use std::fs;
 use std::path::Path;
 
@@ -142,7 +142,7 @@ fn nodes_have_collision_free_ids_and_every_edge_kind_appears() {
 #[test]
 fn a_missing_folder_is_a_clear_error() {
     let err = build(Path::new("/definitely/not/here"), &BuildOptions::default()).unwrap_err();
-    assert_eq!(err.kind(), easel_code::ErrorKind::NotFound);
+    assert_eq!(err.kind(), easel_codegraph::ErrorKind::NotFound);
     assert!(err.to_string().contains("is not a folder"), "{err}");
     assert!(!err.hint().is_empty());
 }
@@ -161,9 +161,9 @@ fn a_file_that_is_not_valid_code_still_yields_its_module() {
     assert!(built.graph.node("data.py").is_none());
     assert_eq!(
         built.skipped,
-        vec![easel_code::Skipped {
+        vec![easel_codegraph::Skipped {
             path: "data.py".into(),
-            reason: easel_code::SkipReason::Binary
+            reason: easel_codegraph::SkipReason::Binary
         }]
     );
 }
@@ -208,7 +208,7 @@ fn an_unchanged_repository_reuses_the_kept_graph_and_a_damaged_one_is_rebuilt() 
     write(root, "b.py", "from a import A\n\nA().m()\nprint(1)\n");
     let first = build(root, &cached()).unwrap();
     assert!(root.join(".codecanvas/cache/graph.bin").is_file());
-    let json = |g: &easel_code::Graph| serde_json::to_string(g).unwrap();
+    let json = |g: &easel_codegraph::Graph| serde_json::to_string(g).unwrap();
     let warm = build(root, &cached()).unwrap();
     assert!(warm.unchanged);
     assert_eq!(json(&warm.graph), json(&first.graph));
@@ -313,12 +313,12 @@ fn adversarial_files_are_skipped_and_reported() {
     write(root, "bundle.js", &"var a = 1;\n".repeat(200_000));
     let built = build(root, &cached()).unwrap();
     assert!(built.graph.node("ok.js:f").is_some());
-    let skipped: Vec<(&str, easel_code::SkipReason)> = built
+    let skipped: Vec<(&str, easel_codegraph::SkipReason)> = built
         .skipped
         .iter()
         .map(|s| (s.path.as_str(), s.reason))
         .collect();
-    use easel_code::SkipReason::*;
+    use easel_codegraph::SkipReason::*;
     assert_eq!(
         skipped,
         vec![

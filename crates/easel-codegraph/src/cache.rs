@@ -3,7 +3,7 @@
 //! entry is encoded on its own, so entries are decoded in parallel and only when used, and
 //! unchanged entries are written back without encoding them again.
 
-use crate::error::CodeError;
+use crate::error::GraphError;
 use crate::files::Files;
 use crate::sniff::SkipReason;
 use foldhash::{HashMap, HashMapExt};
@@ -203,9 +203,9 @@ impl Cache {
         stamps: &[Option<Stamp>],
         facts: &Files,
         failed: &[FailedFile],
-    ) -> Result<(), CodeError> {
+    ) -> Result<(), GraphError> {
         let dir = root.join(CACHE_DIR);
-        let io = |path: &Path, e: std::io::Error| CodeError::Io {
+        let io = |path: &Path, e: std::io::Error| GraphError::Io {
             path: path.to_path_buf(),
             source: e,
         };
@@ -302,9 +302,9 @@ pub(crate) fn store_graph(
     digest: &[u8; 32],
     graph: &crate::model::Graph,
     lines: u64,
-) -> Result<(), CodeError> {
+) -> Result<(), GraphError> {
     let dir = root.join(CACHE_DIR);
-    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+    let io = |path: &Path, e: std::io::Error| GraphError::Io {
         path: path.to_path_buf(),
         source: e,
     };
@@ -350,9 +350,12 @@ pub(crate) fn load_state(root: &Path) -> Option<crate::incremental::State> {
 }
 
 /// Keeps the resolution state for the next build.
-pub(crate) fn store_state(root: &Path, state: &crate::incremental::State) -> Result<(), CodeError> {
+pub(crate) fn store_state(
+    root: &Path,
+    state: &crate::incremental::State,
+) -> Result<(), GraphError> {
     let dir = root.join(CACHE_DIR);
-    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+    let io = |path: &Path, e: std::io::Error| GraphError::Io {
         path: path.to_path_buf(),
         source: e,
     };
@@ -368,7 +371,7 @@ pub(crate) fn write_encoded<T: Serialize>(
     dir: &Path,
     name: &str,
     value: &T,
-) -> Result<(), CodeError> {
+) -> Result<(), GraphError> {
     write_file(dir, name, |w| postcard::to_io(value, w).map(|_| ()))
 }
 
@@ -379,8 +382,8 @@ fn write_file(
     dir: &Path,
     name: &str,
     encode: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> postcard::Result<()>,
-) -> Result<(), CodeError> {
-    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+) -> Result<(), GraphError> {
+    let io = |path: &Path, e: std::io::Error| GraphError::Io {
         path: path.to_path_buf(),
         source: e,
     };
@@ -400,8 +403,8 @@ fn write_file(
 
 /// Replaces `dir/name` with `bytes` through a temporary file and a rename, so a reader (or a
 /// crash) never sees half a cache.
-fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), CodeError> {
-    let io = |path: &Path, e: std::io::Error| CodeError::Io {
+fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), GraphError> {
+    let io = |path: &Path, e: std::io::Error| GraphError::Io {
         path: path.to_path_buf(),
         source: e,
     };
@@ -415,19 +418,19 @@ fn replace_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), CodeError> {
 /// blocks at once (`auto_da_alloc`, a guard for programs that do not fsync), which costs
 /// milliseconds per megabyte. For a cache that guard is not needed: a reader that comes in
 /// between finds no file and builds without it, and never sees half a file.
-fn install(tmp: &Path, path: &Path) -> Result<(), CodeError> {
+fn install(tmp: &Path, path: &Path) -> Result<(), GraphError> {
     match std::fs::remove_file(path) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => {
             let _ = std::fs::remove_file(tmp);
-            return Err(CodeError::Io {
+            return Err(GraphError::Io {
                 path: path.to_path_buf(),
                 source: e,
             });
         }
     }
-    std::fs::rename(tmp, path).map_err(|e| CodeError::Io {
+    std::fs::rename(tmp, path).map_err(|e| GraphError::Io {
         path: path.to_path_buf(),
         source: e,
     })

@@ -4,8 +4,8 @@ use std::time::Instant;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".into());
     let root = std::path::Path::new(&dir);
-    let files = easel_code::discover(root)?;
-    let srcs: Vec<(String, easel_code::Lang, Vec<u8>)> = files
+    let files = easel_codegraph::discover(root)?;
+    let srcs: Vec<(String, easel_codegraph::Lang, Vec<u8>)> = files
         .into_iter()
         .filter_map(|(p, l)| Some((p.clone(), l, std::fs::read(root.join(&p)).ok()?)))
         .collect();
@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let parse = t.elapsed();
     let t = Instant::now();
     for (path, l, s) in &srcs {
-        let _ = easel_code::extract(*l, path, s);
+        let _ = easel_codegraph::extract(*l, path, s);
     }
     println!("parse only {:?}, parse + extract {:?}", parse, t.elapsed());
     Ok(())

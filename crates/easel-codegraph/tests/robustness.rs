@@ -1,7 +1,7 @@
 //! Arbitrary bytes never make extraction or resolution panic, in any language.
 #![allow(clippy::unwrap_used)]
 
-use easel_code::{Lang, extract, graph_from_facts};
+use easel_codegraph::{Lang, extract, graph_from_facts};
 use proptest::prelude::*;
 
 /// Fragments of real syntax, so that generated files reach deep into the grammars.
@@ -102,7 +102,7 @@ fn a_type_declared_inside_its_own_method_makes_no_cycle() {
             "package p\n\nfunc (r *T) M() {\n\ttype T struct{}\n\tr.M()\n}\n",
         ),
     ] {
-        let g = easel_code::graph_from_sources(&[(path, src)]).unwrap();
+        let g = easel_codegraph::graph_from_sources(&[(path, src)]).unwrap();
         assert!(!g.nodes.is_empty());
     }
 }

@@ -1,6 +1,6 @@
 //! Impact analysis (callers, callees, blast radius) and symbol lookup.
 
-use crate::error::CodeError;
+use crate::error::GraphError;
 use crate::model::{EdgeKind, Graph, Node, NodeKind};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde::{Deserialize, Serialize};
@@ -156,7 +156,7 @@ fn kind_rank(k: NodeKind) -> u8 {
 /// Find the one symbol a query names: exact (id, qualified name or name), then
 /// case-insensitive, then qualified suffix (`Class.method`). When nothing matches, the error
 /// carries the closest names as suggestions.
-pub fn find_symbol<'g>(graph: &'g Graph, query: &str) -> Result<&'g Node, CodeError> {
+pub fn find_symbol<'g>(graph: &'g Graph, query: &str) -> Result<&'g Node, GraphError> {
     let q = query.trim();
     let ql = q.to_lowercase();
     // Ids and qualified names before short names: `app.main` is one thing even when many
@@ -188,7 +188,7 @@ pub fn find_symbol<'g>(graph: &'g Graph, query: &str) -> Result<&'g Node, CodeEr
                 let mut candidates: Vec<String> = top.iter().map(|n| n.id.clone()).collect();
                 candidates.sort();
                 candidates.truncate(10);
-                return Err(CodeError::Ambiguous {
+                return Err(GraphError::Ambiguous {
                     query: q.to_string(),
                     candidates,
                 });
@@ -217,7 +217,7 @@ pub fn find_symbol<'g>(graph: &'g Graph, query: &str) -> Result<&'g Node, CodeEr
             break;
         }
     }
-    Err(CodeError::SymbolNotFound {
+    Err(GraphError::SymbolNotFound {
         query: q.to_string(),
         suggestions,
     })
@@ -236,7 +236,7 @@ pub struct Picked<'g> {
 /// module before a method or nested definition (`helpers.url_for` before `Flask.url_for`),
 /// then the one with the most call sites, then the one whose module is the shallowest. Only
 /// when candidates tie on all of these is the query still ambiguous.
-pub fn pick_symbol<'g>(graph: &'g Graph, query: &str) -> Result<Picked<'g>, CodeError> {
+pub fn pick_symbol<'g>(graph: &'g Graph, query: &str) -> Result<Picked<'g>, GraphError> {
     let candidates = match find_symbol(graph, query) {
         Ok(node) => {
             return Ok(Picked {
@@ -244,7 +244,7 @@ pub fn pick_symbol<'g>(graph: &'g Graph, query: &str) -> Result<Picked<'g>, Code
                 alternatives: Vec::new(),
             });
         }
-        Err(CodeError::Ambiguous { candidates, .. }) => candidates,
+        Err(GraphError::Ambiguous { candidates, .. }) => candidates,
         Err(e) => return Err(e),
     };
     let mut calls: HashMap<&str, usize> = HashMap::new();
@@ -269,7 +269,7 @@ pub fn pick_symbol<'g>(graph: &'g Graph, query: &str) -> Result<Picked<'g>, Code
             node: first,
             alternatives: nodes[1..].iter().map(|n| n.qualname.clone()).collect(),
         }),
-        _ => Err(CodeError::Ambiguous {
+        _ => Err(GraphError::Ambiguous {
             query: query.trim().to_string(),
             candidates,
         }),
@@ -279,7 +279,7 @@ pub fn pick_symbol<'g>(graph: &'g Graph, query: &str) -> Result<Picked<'g>, Code
 /// Impact of changing `symbol`: direct callers and callees and the blast radius to `depth`.
 /// A name several symbols share is resolved by [`pick_symbol`]'s rule; the others are listed
 /// in [`Impact::alternatives`].
-pub fn impact(graph: &Graph, symbol: &str, depth: u32) -> Result<Impact, CodeError> {
+pub fn impact(graph: &Graph, symbol: &str, depth: u32) -> Result<Impact, GraphError> {
     let picked = pick_symbol(graph, symbol)?;
     let alternatives = picked.alternatives;
     let target = picked.node.clone();

@@ -1,9 +1,11 @@
 //! Impact analysis and symbol lookup.
 #![allow(clippy::unwrap_used)]
 
-use easel_code::{CodeError, NodeKind, find_symbol, graph_from_sources, impact, search_symbols};
+use easel_codegraph::{
+    GraphError, NodeKind, find_symbol, graph_from_sources, impact, search_symbols,
+};
 
-fn graph() -> easel_code::Graph {
+fn graph() -> easel_codegraph::Graph {
     graph_from_sources(&[
         (
             "app/settings.py",
@@ -118,7 +120,7 @@ fn lookup_goes_exact_then_case_then_suffix_then_fuzzy() {
         NodeKind::Class
     );
     match find_symbol(&g, "merge_setings") {
-        Err(CodeError::SymbolNotFound { suggestions, .. }) => {
+        Err(GraphError::SymbolNotFound { suggestions, .. }) => {
             assert_eq!(
                 suggestions.first().map(String::as_str),
                 Some("merge_setting")
@@ -127,7 +129,7 @@ fn lookup_goes_exact_then_case_then_suffix_then_fuzzy() {
         other => panic!("{other:?}"),
     }
     let err = find_symbol(&g, "zzzz_nothing").unwrap_err();
-    assert_eq!(err.kind(), easel_code::ErrorKind::NotFound);
+    assert_eq!(err.kind(), easel_codegraph::ErrorKind::NotFound);
 }
 
 #[test]
@@ -138,7 +140,7 @@ fn ambiguous_names_list_the_candidates() {
     ])
     .unwrap();
     match find_symbol(&g, "run") {
-        Err(CodeError::Ambiguous { candidates, .. }) => {
+        Err(GraphError::Ambiguous { candidates, .. }) => {
             assert_eq!(candidates, vec!["a.py:run", "b.py:run"])
         }
         other => panic!("{other:?}"),
@@ -189,30 +191,4 @@ fn a_shared_name_picks_the_top_level_function_and_names_the_method() {
     let i = impact(&g, "run", 2).unwrap();
     assert_eq!(i.target.id, "b.py:run");
     assert_eq!(i.alternatives, vec!["a.run"]);
-    // The board says which one it picked and how to get another.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("a.py"), "def run():\n    pass\n").unwrap();
-    std::fs::write(
-        dir.path().join("b.py"),
-        "def run():\n    pass\n\ndef main():\n    run()\n",
-    )
-    .unwrap();
-    let opts = easel_code::board::BoardOptions {
-        images: false,
-        ..easel_code::board::BoardOptions::new(easel_code::board::Front::Mcp, "mcp:test")
-    };
-    easel_code::board::run(dir.path(), easel_code::board::Action::Init, &opts).unwrap();
-    let out = easel_code::board::run(
-        dir.path(),
-        easel_code::board::Action::Impact {
-            symbol: "run".into(),
-            depth: 2,
-            max_nodes: 20,
-        },
-        &opts,
-    )
-    .unwrap();
-    let text = out.text();
-    assert!(text.contains("Picked b.run among 2 symbols"), "{text}");
-    assert!(text.contains("the others: a.run"), "{text}");
 }
