@@ -1,0 +1,430 @@
+//! Calls: from a call site's callee to the definitions it reaches, constructors, property
+//! accesses, builtins and callbacks, and the value of an expression.
+
+use super::*;
+
+/// A special method called by an operator, a subscript, a builtin or a `with` statement
+/// (extraction gives these no text).
+pub(super) fn is_implicit_dunder(call: &crate::extract::CallSite) -> bool {
+    call.text.is_empty()
+        && matches!(call.callee.last(), Some(Seg::Name(n)) if n.len() > 4 && n.starts_with("__") && n.ends_with("__"))
+}
+
+impl<'a> Resolver<'a> {
+    /// Whether an unresolved call names a builtin of the language that the file does not
+    /// shadow: a binding of the name in any enclosing scope (a local function, an import, a
+    /// parameter) means the call is to that, whatever it is.
+    pub(super) fn calls_builtin(&self, fi: FileId, call: &crate::extract::CallSite) -> bool {
+        let Some(Seg::Name(head)) = call.callee.first() else {
+            return false;
+        };
+        let lang = self.lang(fi);
+        if !crate::builtins::is_builtin(lang, head, call.text.ends_with('!')) {
+            return false;
+        }
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let mut cur = call.scope;
+        while let Some(d) = cur {
+            if ix.bindings.contains_key(&(Some(d), head.clone())) {
+                return false;
+            }
+            cur = f.defs[d as usize].parent;
+        }
+        !ix.bindings.contains_key(&(None, head.clone()))
+    }
+
+    /// Whether call `o` of file `fi` is the builtin or standard function that calls the
+    /// function it is given (see `extract::callback_arg`): `map` not shadowed by a name of
+    /// the file, `reduce` imported from `functools`, `.sort` of something no class of the
+    /// repository provides.
+    pub(super) fn calls_back(&self, fi: FileId, o: u32) -> bool {
+        let Some(outer) = self.call_site(fi, o) else {
+            return false;
+        };
+        match outer.callee.as_slice() {
+            // `map`, `sorted`, ... and the builtins that call special methods (`len`, `str`).
+            [Seg::Name(_)] if self.calls_builtin(fi, outer) => true,
+            [.., Seg::Name(n)] if n == "sort" && outer.callee.len() >= 2 => {
+                self.call_targets(fi, outer).is_none()
+            }
+            _ => self
+                .external_name(fi, outer)
+                .is_some_and(|n| STDLIB_CALLBACKS.contains(&n.as_str())),
+        }
+    }
+
+    /// The full dotted name of a call into a module outside the repository, through the import
+    /// that binds the callee's first name (`np.linalg.norm()` → `numpy.linalg.norm`).
+    pub(super) fn external_name(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<String> {
+        if self.lang(fi) != Lang::Python {
+            return None;
+        }
+        let names: Vec<&str> = call
+            .callee
+            .iter()
+            .map(|s| match s {
+                Seg::Name(n) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (head, rest) = names.split_first()?;
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let key = |d: Option<DefId>| (d, head.to_string());
+        let mut cur = call.scope;
+        let mut found = None;
+        while let Some(d) = cur {
+            if ix.globals.contains(&key(Some(d))) {
+                break;
+            }
+            if let Some(b) = ix.bindings.get(&key(Some(d))) {
+                found = Some(b);
+                break;
+            }
+            cur = f.defs[d as usize].parent;
+        }
+        let bs = found.or_else(|| ix.bindings.get(&key(None)))?;
+        let b = bs
+            .iter()
+            .rev()
+            .find(|b| b.line <= call.line)
+            .or(bs.last())?;
+        let BindKind::Import(i) = b.kind else {
+            return None;
+        };
+        let base = match &f.imports[i as usize].kind {
+            ImportKind::Module { path, alias } => {
+                if !self.import_val(fi, i, 0).is_empty() {
+                    return None;
+                }
+                match alias {
+                    Some(_) => path.clone(),
+                    None => head.to_string(),
+                }
+            }
+            ImportKind::From {
+                path,
+                level: 0,
+                name,
+                ..
+            } => {
+                if !self.py_module_val(path, Some(fi)).is_empty() {
+                    return None;
+                }
+                format!("{path}.{name}")
+            }
+            _ => return None,
+        };
+        let mut out = base;
+        for r in rest {
+            out.push('.');
+            out.push_str(r);
+        }
+        Some(out)
+    }
+
+    /// The node that makes a call in this scope: the innermost function, else the module.
+    pub(super) fn caller_of(&self, fi: FileId, scope: Option<DefId>) -> String {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            if defs[d as usize].kind == DefKind::Func {
+                return self.node_id(Ref { file: fi, def: d });
+            }
+            cur = defs[d as usize].parent;
+        }
+        self.module_id(fi)
+    }
+
+    /// `Some(targets)` when the call is understood (possibly with no edge, as for a class
+    /// without a constructor), `None` when it stays unresolved.
+    pub(super) fn call_targets(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<Vec<(Ref, bool)>> {
+        if let Some(o) = call.via
+            && !self.calls_back(fi, o)
+        {
+            return None;
+        }
+        reset_budget();
+        if call.prop != 0 {
+            return self.prop_targets(fi, call);
+        }
+        let segs = &call.callee;
+        if segs.is_empty() {
+            return None;
+        }
+        let lang = self.lang(fi);
+        // Ruby `Foo.new` constructs.
+        if lang == Lang::Ruby && segs.len() >= 2 && segs.last() == Some(&Seg::Name("new".into())) {
+            let vals = self.eval(fi, call.scope, &segs[..segs.len() - 1], Some(call.line), 0);
+            let classes: Vec<Ref> = vals
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Class(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            if classes.is_empty() {
+                return None;
+            }
+            return Some(
+                classes
+                    .into_iter()
+                    .filter_map(|c| self.constructor(c))
+                    .map(|r| (r, true))
+                    .collect(),
+            );
+        }
+        let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        if call.maybe {
+            vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
+            // Python looks special methods up on the type of an instance: `C[k]` on a class
+            // is not `C.__getitem__`.
+            if lang == Lang::Python && is_implicit_dunder(call) {
+                vals.retain(|v| matches!(v, Val::Bound(_)));
+            }
+        }
+        if vals.is_empty() {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut understood = false;
+        for v in vals {
+            match v {
+                Val::Func(r) => {
+                    understood = true;
+                    out.push((r, false));
+                }
+                Val::Bound(r) => {
+                    understood = true;
+                    out.push((r, true));
+                }
+                Val::Class(c) => {
+                    understood = true;
+                    // Python makes the object with `__new__` (when a class of the repository
+                    // defines one) before `__init__` sets it up.
+                    if lang == Lang::Python
+                        && let Some(new) = self
+                            .class_member(c, "__new__", 0, false)
+                            .into_iter()
+                            .find_map(|v| match v {
+                                Val::Func(r) | Val::Bound(r) => Some(r),
+                                _ => None,
+                            })
+                    {
+                        out.push((new, true));
+                    }
+                    if let Some(ctor) = self.constructor(c) {
+                        out.push((ctor, true));
+                    }
+                }
+                // `super(...)` in a constructor: the nearest base constructor.
+                // Python: the next `__init__` in the MRO of each class `self` can be.
+                Val::Super(c) if lang == Lang::Python => {
+                    understood = true;
+                    for v in self.super_member(c, "__init__", 0) {
+                        if let Val::Bound(r) | Val::Func(r) = v {
+                            out.push((r, true));
+                        }
+                    }
+                }
+                Val::Super(c) => {
+                    understood = true;
+                    if let Some(ctor) = self
+                        .mro(c, 0)
+                        .into_iter()
+                        .skip(1)
+                        .find_map(|k| self.constructor(k))
+                    {
+                        out.push((ctor, true));
+                    }
+                }
+                Val::Instance(c) | Val::SelfOf(c) if lang == Lang::Python => {
+                    if let Some(r) = self
+                        .class_member(c, "__call__", 0, false)
+                        .into_iter()
+                        .find_map(|v| match v {
+                            Val::Func(r) | Val::Bound(r) => Some(r),
+                            _ => None,
+                        })
+                    {
+                        understood = true;
+                        out.push((r, true));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !understood {
+            return None;
+        }
+        out.sort_by_key(|(r, b)| (r.file, r.def, *b));
+        out.dedup();
+        Some(out)
+    }
+
+    /// The getter (or setter) an attribute access runs: the property of that name in the
+    /// first class of the MRO of the object's class that defines the name.
+    pub(super) fn prop_targets(
+        &self,
+        fi: FileId,
+        call: &crate::extract::CallSite,
+    ) -> Option<Vec<(Ref, bool)>> {
+        let (Seg::Name(p), obj) = call.callee.split_last()? else {
+            return None;
+        };
+        if obj.is_empty() || !self.py_props.contains_key(p) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
+            let (Val::Instance(c) | Val::SelfOf(c)) = v else {
+                continue;
+            };
+            for k in self.mro(c, 0) {
+                let Some(bs) = self.idx[k.file as usize]
+                    .bindings
+                    .get(&(Some(k.def), p.clone()))
+                else {
+                    continue;
+                };
+                let defs = &self.files[k.file as usize].defs;
+                for b in bs {
+                    if let BindKind::Def(d) = b.kind
+                        && prop_kind(&defs[d as usize]) == call.prop
+                    {
+                        out.push((
+                            Ref {
+                                file: k.file,
+                                def: d,
+                            },
+                            true,
+                        ));
+                    }
+                }
+                break;
+            }
+        }
+        if out.is_empty() {
+            return None;
+        }
+        out.sort_by_key(|(r, b)| (r.file, r.def, *b));
+        out.dedup();
+        Some(out)
+    }
+
+    pub(super) fn constructor(&self, c: Ref) -> Option<Ref> {
+        let lang = self.lang(c.file);
+        if let Some(name) = lang.constructor_name() {
+            return self
+                .class_member(c, name, 0, false)
+                .into_iter()
+                .find_map(|v| match v {
+                    Val::Func(r) | Val::Bound(r) => Some(r),
+                    _ => None,
+                });
+        }
+        if lang.constructor_is_class_name() {
+            let name = self.def(c).name.clone();
+            // Constructors are not inherited: only the class's own.
+            let (c, b) = self.class_parts(c).into_iter().find_map(|p| {
+                let b = self.idx[p.file as usize]
+                    .bindings
+                    .get(&(Some(p.def), name.clone()))?;
+                Some((p, b))
+            })?;
+            return b.iter().rev().find_map(|b| match b.kind {
+                BindKind::Def(d)
+                    if self.files[c.file as usize].defs[d as usize].kind == DefKind::Func =>
+                {
+                    Some(Ref {
+                        file: c.file,
+                        def: d,
+                    })
+                }
+                _ => None,
+            });
+        }
+        None
+    }
+
+    /// Evaluate a dotted expression in a scope.
+    pub(super) fn eval(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        segs: &[Seg],
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        if depth > MAX_DEPTH || segs.is_empty() || !spend() {
+            return Vec::new();
+        }
+        let mut vals = match &segs[0] {
+            Seg::Name(n) => self.lookup(fi, scope, n, line, depth),
+            Seg::Super => match self.enclosing_class(fi, scope) {
+                Some(c) => vec![Val::Super(c)],
+                None => Vec::new(),
+            },
+            Seg::Lit(i) => vec![Val::Lit(fi, LitId::Expr(*i))],
+            Seg::Lambda(d) => vec![Val::Func(Ref { file: fi, def: *d })],
+            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
+        };
+        for seg in &segs[1..] {
+            if vals.is_empty() {
+                break;
+            }
+            let mut next = Vec::new();
+            for v in &vals {
+                match seg {
+                    Seg::Name(n) => next.extend(self.member(v, n, depth + 1)),
+                    Seg::Call => next.extend(self.call_result(v, depth + 1)),
+                    Seg::Index(k) => next.extend(self.element(v, k, depth + 1)),
+                    Seg::Iter => next.extend(self.iterate(v, depth + 1)),
+                    Seg::Get(k) => {
+                        if matches!(v, Val::Lit(..)) {
+                            next.extend(self.element(v, k, depth + 1));
+                        } else {
+                            for m in self.member(v, "get", depth + 1) {
+                                next.extend(self.call_result(&m, depth + 1));
+                            }
+                        }
+                    }
+                    Seg::Pop(k) => {
+                        if matches!(v, Val::Lit(..)) {
+                            next.extend(self.element(v, k, depth + 1));
+                        } else {
+                            for m in self.member(v, "pop", depth + 1) {
+                                next.extend(self.call_result(&m, depth + 1));
+                            }
+                        }
+                    }
+                    // `super(C, obj)`: after `C` in the MRO of what `obj` can be (C's used
+                    // subclasses stand for it).
+                    Seg::Super => {
+                        if let Val::Class(c) = v
+                            && self.lang(c.file) == Lang::Python
+                        {
+                            next.push(Val::Super(*c));
+                        }
+                    }
+                    Seg::Lit(_) | Seg::Lambda(_) => {}
+                }
+            }
+            dedup(&mut next);
+            if next.len() > MAX_VALS {
+                return Vec::new();
+            }
+            vals = next;
+        }
+        vals
+    }
+}

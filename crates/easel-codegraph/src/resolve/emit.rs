@@ -1,0 +1,306 @@
+//! What resolution gives the graph: nodes and their qualified names, each file's edges, and
+//! the two passes (arguments that reach parameters are resolved in the second).
+
+use super::*;
+
+impl<'a> Resolver<'a> {
+    /// The nodes of file `fi` and their CONTAINS edges: a function of the file alone.
+    pub(crate) fn file_nodes(&self, fi: FileId) -> (Vec<Node>, Vec<Edge>) {
+        let mut nodes = Vec::new();
+        let mut edges = Vec::new();
+        {
+            let fi = fi as usize;
+            let f = self.files.untracked().get(fi);
+            let ix = self.idx.untracked(fi);
+            let mid = self.module_id(fi as FileId);
+            nodes.push(Node {
+                id: mid.clone(),
+                kind: NodeKind::Module,
+                name: f.path.rsplit('/').next().unwrap_or(&f.path).to_string(),
+                qualname: ix.qualname.clone(),
+                file: f.path.clone(),
+                lang: f.lang,
+                start_line: 1,
+                end_line: f.lines.max(1),
+            });
+            for (d, def) in f.defs.iter().enumerate() {
+                if def.merged_into.is_some() || matches!(def.kind, DefKind::Impl | DefKind::Scope) {
+                    continue;
+                }
+                let rf = Ref {
+                    file: fi as FileId,
+                    def: d as DefId,
+                };
+                let id = self.node_id(rf);
+                nodes.push(Node {
+                    id: id.clone(),
+                    kind: if def.kind == DefKind::Class {
+                        NodeKind::Class
+                    } else {
+                        NodeKind::Func
+                    },
+                    name: def.name.clone(),
+                    qualname: self.qualname(rf),
+                    file: f.path.clone(),
+                    lang: f.lang,
+                    start_line: def.start_line,
+                    end_line: def.end_line,
+                });
+                let parent = match self.visible_parent(rf) {
+                    Some(p) => self.node_id(Ref {
+                        file: rf.file,
+                        def: p,
+                    }),
+                    None => mid.clone(),
+                };
+                edges.push(Edge {
+                    from: parent,
+                    to: id,
+                    kind: EdgeKind::Contains,
+                });
+            }
+        }
+        (nodes, edges)
+    }
+
+    pub(super) fn visible_parent(&self, r: Ref) -> Option<DefId> {
+        let defs = &self.files[r.file as usize].defs;
+        let mut p = defs[r.def as usize].parent;
+        while let Some(pi) = p {
+            let pd = &defs[pi as usize];
+            if let Some(m) = pd.merged_into {
+                return Some(m);
+            }
+            if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope {
+                return Some(pi);
+            }
+            p = pd.parent;
+        }
+        None
+    }
+
+    pub(super) fn qualname(&self, r: Ref) -> String {
+        let f = &self.files[r.file as usize];
+        let sep = f.lang.sep();
+        fn part(d: &crate::extract::Def, lang: Lang) -> std::borrow::Cow<'_, str> {
+            if d.lambda_no > 0 && lang == Lang::Python {
+                format!("<lambda{}>", d.lambda_no).into()
+            } else {
+                d.name.as_str().into()
+            }
+        }
+        let mut parts = vec![part(&f.defs[r.def as usize], f.lang)];
+        let mut p = self.visible_parent(r);
+        while let Some(pi) = p {
+            parts.push(part(&f.defs[pi as usize], f.lang));
+            p = self.visible_parent(Ref {
+                file: r.file,
+                def: pi,
+            });
+        }
+        parts.reverse();
+        let prefix = &self.idx[r.file as usize].def_prefix;
+        let local = parts.join(sep);
+        if prefix.is_empty() {
+            local
+        } else {
+            format!("{prefix}{sep}{local}")
+        }
+    }
+
+    /// All edges but CONTAINS, and the unresolved calls, for one file.
+    pub(super) fn file_edges(&self, fi: FileId, first: &[Pass1]) -> FileEdges {
+        let f = &self.files[fi as usize];
+        let mut edges = Vec::new();
+        let mut unresolved = Vec::new();
+        let mut builtin_calls = Vec::new();
+        let mid = self.module_id(fi);
+        // Imports.
+        for (ii, _) in f.imports.iter().enumerate() {
+            for target in self.import_files(fi, ii as u32, 0) {
+                if target != fi {
+                    edges.push(Edge {
+                        from: mid.clone(),
+                        to: self.module_id(target),
+                        kind: EdgeKind::Import,
+                    });
+                }
+            }
+        }
+        // Inheritance.
+        for (d, def) in f.defs.iter().enumerate() {
+            if def.kind != DefKind::Class || def.merged_into.is_some() {
+                continue;
+            }
+            let rf = Ref {
+                file: fi,
+                def: d as DefId,
+            };
+            for base in self.bases(rf, 0) {
+                edges.push(Edge {
+                    from: self.node_id(rf),
+                    to: self.node_id(base),
+                    kind: EdgeKind::Inherits,
+                });
+            }
+        }
+        // Calls.
+        for (ci, call) in f.calls.iter().enumerate() {
+            let caller = self.caller_of(fi, call.scope);
+            let targets = match first.get(ci) {
+                Some(Pass1::Resolved(t)) => Some(t.clone()),
+                Some(Pass1::Unresolved) => None,
+                Some(Pass1::Partial(t)) => {
+                    let mut all = t.clone();
+                    for x in self.call_targets(fi, call).unwrap_or_default() {
+                        if !all.contains(&x) {
+                            all.push(x);
+                        }
+                    }
+                    Some(all)
+                }
+                _ => self.call_targets(fi, call),
+            };
+            match targets {
+                Some(ts) => {
+                    for (t, _) in ts {
+                        edges.push(Edge {
+                            from: caller.clone(),
+                            to: self.node_id(t),
+                            kind: EdgeKind::Call,
+                        });
+                    }
+                }
+                // `raise KeyError` constructs a builtin exception without parentheses.
+                None if call.maybe => {
+                    if f.lang == Lang::Python
+                        && !call.text.is_empty()
+                        && self.calls_builtin(fi, call)
+                    {
+                        builtin_calls.push(Unresolved {
+                            from: caller.clone(),
+                            name: call.text.clone(),
+                            line: call.line,
+                            external: None,
+                        });
+                    }
+                }
+                None => {
+                    let u = Unresolved {
+                        from: caller.clone(),
+                        name: call.text.clone(),
+                        line: call.line,
+                        external: self.external_name(fi, call),
+                    };
+                    if self.calls_builtin(fi, call) {
+                        builtin_calls.push(u);
+                    } else {
+                        unresolved.push(u);
+                    }
+                }
+            }
+        }
+        // Every edge and unresolved call starts in this file, so duplicates are local.
+        let mut seen = HashSet::new();
+        edges.retain(|e| seen.insert((e.from.clone(), e.to.clone(), e.kind)));
+        let mut seen_u = HashSet::new();
+        unresolved.retain(|u| seen_u.insert((u.from.clone(), u.name.clone())));
+        let mut seen_b = HashSet::new();
+        builtin_calls.retain(|u| seen_b.insert((u.from.clone(), u.name.clone())));
+        (edges, unresolved, builtin_calls)
+    }
+
+    /// Resolves everything and assembles the graph.
+    pub(crate) fn into_graph(self) -> Graph {
+        let n = self.files.len() as FileId;
+        let mut r = self;
+        let first: Vec<Vec<Pass1>> = (0..n)
+            .into_par_iter()
+            .map(|fi| r.file_pass1(fi).0)
+            .collect();
+        r.set_pass1(&first);
+        let per_file: Vec<FileEdges> = (0..n)
+            .into_par_iter()
+            .map(|fi| r.file_pass2(fi, &first[fi as usize]).0)
+            .collect();
+        let mut graph = Graph::default();
+        for fi in 0..n {
+            let (nodes, contains) = r.file_nodes(fi);
+            graph.nodes.extend(nodes);
+            graph.edges.extend(contains);
+        }
+        for (e, u, b) in per_file {
+            graph.edges.extend(e);
+            graph.unresolved.extend(u);
+            graph.builtin_calls.extend(b);
+        }
+        graph
+    }
+
+    /// The first pass over the calls of file `fi`: everything that does not depend on
+    /// parameter values; and what it read.
+    pub(crate) fn file_pass1(&self, fi: FileId) -> (Vec<Pass1>, Vec<Dep>) {
+        tracked(|| {
+            self.files[fi as usize]
+                .calls
+                .iter()
+                .map(|c| {
+                    PARAM_TOUCHED.with(|t| t.set(false));
+                    let t = self.call_targets(fi, c);
+                    if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
+                        // Final: nothing a parameter could change.
+                        return Pass1::Unresolved;
+                    }
+                    match t {
+                        Some(t) if PARAM_TOUCHED.with(|t| t.get()) => Pass1::Partial(t),
+                        Some(t) => Pass1::Resolved(t),
+                        None => Pass1::Retry,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// The call sites that reach each function, from the first pass of every file; turns on
+    /// the flow of arguments into parameters for the second pass.
+    pub(crate) fn set_pass1(&mut self, first: &[Vec<Pass1>]) {
+        for (fi, calls) in first.iter().enumerate() {
+            for (ci, t) in calls.iter().enumerate() {
+                let Some(t) = t.targets() else { continue };
+                for (r, bound) in t {
+                    self.callers
+                        .map
+                        .entry(*r)
+                        .or_default()
+                        .push((fi as FileId, ci as u32, *bound));
+                }
+            }
+        }
+        // Decorators are calls with the decorated function as their argument.
+        for (fi, decorators) in self.decorators.iter().enumerate() {
+            for &ci in decorators {
+                let Some(t) = first
+                    .get(fi)
+                    .and_then(|c| c.get(ci as usize))
+                    .and_then(Pass1::targets)
+                else {
+                    continue;
+                };
+                for (r, _) in t {
+                    self.callers
+                        .map
+                        .entry(*r)
+                        .or_default()
+                        .push((fi as FileId, ci, false));
+                }
+            }
+        }
+        self.param_flow = true;
+    }
+
+    /// The second pass for file `fi`: its edges but CONTAINS, unresolved and builtin calls;
+    /// and what it read (beyond the file's own first pass, `first`).
+    pub(crate) fn file_pass2(&self, fi: FileId, first: &[Pass1]) -> (FileEdges, Vec<Dep>) {
+        tracked(|| self.file_edges(fi, first))
+    }
+}

@@ -1,0 +1,617 @@
+//! Names in scope: a name's bindings in its function, the enclosing ones, the class body and
+//! the module, which of them reach a use, and the values of parameters and decorators.
+
+use super::*;
+
+/// The bindings of a name (in source order) that may reach a read at `line` (`None`: after
+/// the scope's last statement): the last one before the read, and, while that one sits in a
+/// block the read is not in (a branch, a loop body, a `try`), the ones before it too, down
+/// to one that is not in such a block. So `if c: h = a` / `else: h = b` gives both, while a
+/// straight `x = a; x = b` gives `b` alone.
+pub(super) fn reaching_bindings(bs: &[Binding], line: Option<u32>) -> &[Binding] {
+    let l = line.unwrap_or(u32::MAX);
+    let end = match line {
+        Some(l) => bs.iter().rposition(|b| b.line <= l).map(|i| i + 1),
+        None => None,
+    }
+    .unwrap_or(bs.len());
+    let mut start = end;
+    while start > 0 {
+        start -= 1;
+        match bs[start].cond {
+            Some((s, e)) if !(s <= l && l <= e) => continue,
+            _ => break,
+        }
+    }
+    &bs[start..end]
+}
+
+/// The scope whose binding of `name` a use in `scope` sees, by the file's own facts (where a
+/// list that code appends to was made): the innermost enclosing scope that assigns, imports,
+/// defines or takes `name` as a parameter, else the module.
+pub(super) fn binding_scope(
+    f: &FileFacts,
+    bindings: &HashMap<(Option<DefId>, String), Vec<Binding>>,
+    scope: Option<DefId>,
+    name: &str,
+) -> Option<DefId> {
+    let mut cur = scope;
+    while let Some(d) = cur {
+        let def = &f.defs[d as usize];
+        if def.kind != DefKind::Class && bindings.contains_key(&(Some(d), name.to_string())) {
+            return Some(d);
+        }
+        cur = def.parent;
+    }
+    None
+}
+
+/// The scope a `global` or `nonlocal` name declared in `scope` lives in: the nearest enclosing
+/// function that assigns or takes it, else the module.
+pub(super) fn outer_binding_scope(
+    f: &FileFacts,
+    scope: Option<DefId>,
+    name: &str,
+) -> Option<DefId> {
+    let mut cur = scope.and_then(|d| f.defs[d as usize].parent);
+    while let Some(d) = cur {
+        let def = &f.defs[d as usize];
+        if def.kind == DefKind::Func
+            && (def.params.iter().any(|p| p == name)
+                || f.assigns
+                    .iter()
+                    .any(|a| a.scope == Some(d) && a.target.len() == 1 && a.target[0] == name))
+        {
+            return Some(d);
+        }
+        cur = def.parent;
+    }
+    None
+}
+
+impl<'a> Resolver<'a> {
+    pub(super) fn enclosing_class(&self, fi: FileId, scope: Option<DefId>) -> Option<Ref> {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Class && !def.is_namespace {
+                return Some(Ref { file: fi, def: d });
+            }
+            if let Some(m) = def.merged_into {
+                return Some(Ref { file: fi, def: m });
+            }
+            cur = def.parent;
+        }
+        None
+    }
+
+    /// Look a bare name up from a scope.
+    pub(super) fn lookup(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        name: &str,
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let lang = f.lang;
+        // The receiver keywords.
+        match name {
+            "this" | "self" if lang != Lang::Python => {
+                if let Some(c) = self.enclosing_class(fi, scope) {
+                    if lang == Lang::Ruby && self.in_class_method(fi, scope) {
+                        return vec![Val::Class(c)];
+                    }
+                    return vec![Val::SelfOf(c)];
+                }
+                if name == "self" && lang == Lang::Rust {
+                    return Vec::new();
+                }
+            }
+            "Self" if lang == Lang::Rust => {
+                if let Some(c) = self.enclosing_class(fi, scope) {
+                    return vec![Val::Class(c)];
+                }
+            }
+            "crate" if lang == Lang::Rust => {
+                return self.rust_module_val("crate").into_iter().collect();
+            }
+            _ => {}
+        }
+        let mut cur = scope;
+        let mut origin = true;
+        while let Some(d) = cur {
+            let def = &f.defs[d as usize];
+            if ix.globals.contains(&(Some(d), name.to_string())) {
+                cur = None;
+                origin = false;
+                break;
+            }
+            let is_class = def.kind == DefKind::Class || def.kind == DefKind::Impl;
+            let class_visible = !is_class || origin || lang != Lang::Python;
+            if class_visible {
+                if def.kind == DefKind::Func
+                    && matches!(lang, Lang::Python | Lang::Go)
+                    && def.params.first().map(String::as_str) == Some(name)
+                    && !def.is_static
+                    && !def.is_lambda
+                    && let Some(p) = def.parent
+                    && f.defs[p as usize].kind == DefKind::Class
+                {
+                    let c = Ref { file: fi, def: p };
+                    return if def.is_classmethod {
+                        // `cls` is the class a class method is called on: any subclass used.
+                        let ks = self.dispatch_classes(c);
+                        if ks.len() > MAX_VALS {
+                            vec![Val::Class(c)]
+                        } else {
+                            ks.into_iter().map(Val::Class).collect()
+                        }
+                    } else {
+                        vec![Val::SelfOf(c)]
+                    };
+                }
+                if let Some(bs) = ix.bindings.get(&(Some(d), name.to_string())) {
+                    return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+                }
+                if is_class && lang.implicit_this() && !origin {
+                    let c = Ref {
+                        file: fi,
+                        def: def.merged_into.unwrap_or(d),
+                    };
+                    let v = self.class_member(c, name, depth + 1, true);
+                    if !v.is_empty() {
+                        return v;
+                    }
+                }
+            }
+            cur = def.parent;
+            origin = false;
+        }
+        let _ = cur;
+        // Module scope, and what other modules assign to this module's attribute.
+        let foreign = self.assigned_from_outside(fi, name, depth);
+        if let Some(bs) = ix.bindings.get(&(None, name.to_string())) {
+            let mut out = self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
+            if !foreign.is_empty() {
+                out.extend(foreign);
+                dedup(&mut out);
+            }
+            return out;
+        }
+        if !foreign.is_empty() {
+            return foreign;
+        }
+        self.lookup_outside(fi, name, depth)
+    }
+
+    pub(super) fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                return def.is_classmethod;
+            }
+            cur = def.parent;
+        }
+        true
+    }
+
+    /// Names not bound in the file: star imports and the language's global rules.
+    pub(super) fn lookup_outside(&self, fi: FileId, name: &str, depth: u32) -> Vec<Val> {
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        for &si in &ix.stars {
+            for target in self.import_files(fi, si, depth + 1) {
+                if target == fi {
+                    continue;
+                }
+                let v = self.module_member(target, name, depth + 1, true);
+                if !v.is_empty() {
+                    return v;
+                }
+            }
+        }
+        let lang = f.lang;
+        if lang.package_is_folder() {
+            if let Some(sibs) = self.by_dir.get(dir_of(&f.path)) {
+                for &s in sibs {
+                    if s != fi && self.lang(s) == lang {
+                        let v = self.module_member(s, name, depth + 1, false);
+                        if !v.is_empty() {
+                            return v;
+                        }
+                    }
+                }
+            }
+            return Vec::new();
+        }
+        if matches!(lang, Lang::Java | Lang::CSharp)
+            && let Some(pkg) = &f.package
+            && let Some(files) = self.packages.get(pkg)
+        {
+            let mut found = Vec::new();
+            for &s in files {
+                if s != fi {
+                    found.extend(self.top_class(s, name));
+                }
+            }
+            if found.len() == 1 {
+                return found;
+            }
+        }
+        // Languages with one global namespace for classes (or functions in C): a unique
+        // definition is the one the linker or the runtime will use.
+        if matches!(
+            lang,
+            Lang::Java | Lang::CSharp | Lang::Ruby | Lang::Cpp | Lang::C
+        ) {
+            if let Some(cands) = self.global_classes.get(&(family(lang), name.to_string()))
+                && cands.len() == 1
+            {
+                return vec![Val::Class(cands[0])];
+            }
+            if matches!(lang, Lang::C | Lang::Cpp)
+                && let Some(cands) = self.global_funcs.get(name)
+                && cands.len() == 1
+            {
+                return vec![Val::Func(cands[0])];
+            }
+        }
+        if lang == Lang::Ruby {
+            // Top-level Ruby methods are private methods of Object: callable from anywhere
+            // once loaded; take a unique one.
+            return match self.ruby_top.get(name).map(Vec::as_slice) {
+                Some([only]) if only.file != fi => vec![Val::Func(*only)],
+                _ => Vec::new(),
+            };
+        }
+        Vec::new()
+    }
+
+    pub(super) fn top_class(&self, fi: FileId, name: &str) -> Vec<Val> {
+        self.idx[fi as usize]
+            .bindings
+            .get(&(None, name.to_string()))
+            .map(|bs| {
+                bs.iter()
+                    .filter_map(|b| match b.kind {
+                        BindKind::Def(d)
+                            if self.files[fi as usize].defs[d as usize].kind == DefKind::Class =>
+                        {
+                            Some(Val::Class(Ref { file: fi, def: d }))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub(super) fn eval_bindings(
+        &self,
+        fi: FileId,
+        bs: &[Binding],
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        let hidden = |b: &Binding| {
+            let BindKind::Assign(a) = b.kind else {
+                return false;
+            };
+            IN_RHS.with(|s| s.borrow().contains(&(fi, a)))
+                || ARGS_AT.with(|s| s.borrow().contains(&(fi, b.line)))
+        };
+        let busy = (IN_RHS.with(|s| !s.borrow().is_empty())
+            || ARGS_AT.with(|s| !s.borrow().is_empty()))
+            && bs.iter().any(hidden);
+        let kept: Vec<Binding>;
+        let bs = if busy {
+            kept = bs.iter().filter(|b| !hidden(b)).copied().collect();
+            &kept[..]
+        } else {
+            bs
+        };
+        let reaching = reaching_bindings(bs, line);
+        if let [b] = reaching {
+            return self.eval_binding(fi, *b, depth);
+        }
+        let mut out = Vec::new();
+        for b in reaching {
+            out.extend(self.eval_binding(fi, *b, depth));
+        }
+        dedup(&mut out);
+        out
+    }
+
+    pub(super) fn eval_binding(&self, fi: FileId, b: Binding, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let f = &self.files[fi as usize];
+        match b.kind {
+            BindKind::Def(d) => {
+                let r = Ref { file: fi, def: d };
+                match f.defs[d as usize].kind {
+                    DefKind::Class | DefKind::Impl => vec![Val::Class(r)],
+                    DefKind::Func => self.decorated(r, depth + 1),
+                    DefKind::Scope => Vec::new(),
+                }
+            }
+            BindKind::Import(i) => self.import_val(fi, i, depth + 1),
+            BindKind::Assign(idx) => {
+                let a = &f.assigns[idx as usize];
+                if let Some(t) = &a.type_name {
+                    let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
+                    let inst: Vec<Val> = vals
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !inst.is_empty() {
+                        return inst;
+                    }
+                }
+                if !a.elements.is_empty() || matches!(a.value.as_deref(), Some([Seg::Lit(_)])) {
+                    return vec![Val::Lit(fi, LitId::Assign(idx))];
+                }
+                match &a.value {
+                    // A value assigned on the line it is read from is the previous one.
+                    Some(v) => {
+                        IN_RHS.with(|s| s.borrow_mut().push((fi, idx)));
+                        let out =
+                            self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1);
+                        IN_RHS.with(|s| s.borrow_mut().pop());
+                        out
+                    }
+                    None => Vec::new(),
+                }
+            }
+            BindKind::Param(d, i) => {
+                // A declared type says what the parameter is.
+                let def = &f.defs[d as usize];
+                if let Some(Some(t)) = def.param_types.get(i as usize) {
+                    let inst: Vec<Val> = self
+                        .eval(fi, def.parent, t, None, depth + 1)
+                        .into_iter()
+                        .filter_map(|v| match v {
+                            Val::Class(c) => Some(Val::Instance(c)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !inst.is_empty() {
+                        return inst;
+                    }
+                }
+                PARAM_TOUCHED.with(|t| t.set(true));
+                let r = Ref { file: fi, def: d };
+                if def.star == Some(i) {
+                    return vec![Val::Args(r, i)];
+                }
+                if def.kwstar == Some(i) {
+                    return vec![Val::Kwargs(r, i)];
+                }
+                self.param_values(r, i, depth + 1)
+            }
+            BindKind::Unknown => Vec::new(),
+        }
+    }
+
+    /// The values a parameter takes: the arguments at every call site that reaches the
+    /// function (second pass only).
+    pub(super) fn param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
+        if !self.param_flow || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        if let Ok(m) = self.param_memo.read()
+            && let Some((v, deps)) = m.get(&(f, i))
+        {
+            merge(deps);
+            return v.clone();
+        }
+        let (out, deps) = tracked_merged(|| self.compute_param_values(f, i, depth));
+        if let Ok(mut m) = self.param_memo.write() {
+            m.insert((f, i), (out.clone(), deps.into()));
+        }
+        out
+    }
+
+    pub(super) fn compute_param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
+        let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
+        if sites.len() > 32 {
+            return Vec::new();
+        }
+        let def = self.def(f);
+        let Some(pname) = def.params.get(i as usize) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        // The default is a value unless every call site passes the argument.
+        let mut defaulted = sites.is_empty();
+        for &(cf, ci, bound) in sites {
+            let Some(call) = self.call_site(cf, ci) else {
+                continue;
+            };
+            if let Some(d) = call.decorates {
+                // The first parameter after the bound one (a decorator class's `__init__`
+                // binds `self`).
+                if i == u32::from(bound) {
+                    // A decorator receives what the decorators below it made of the function.
+                    let target = Ref { file: cf, def: d };
+                    let pos = self
+                        .def(target)
+                        .decorators
+                        .iter()
+                        .position(|s| *s == call.callee)
+                        .unwrap_or(0);
+                    out.extend(self.decorated_below(target, pos + 1, depth + 1));
+                }
+                continue;
+            }
+            let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
+                Some((_, v)) => Some(v.as_ref()),
+                None => {
+                    let shift = u32::from(bound);
+                    if i < shift {
+                        // A function called as a method (assigned to a class): its first
+                        // parameter is the receiver, `obj` of `obj.m(...)`.
+                        if !self.def(f).parent.is_some_and(|p| {
+                            self.files[f.file as usize].defs[p as usize].kind == DefKind::Class
+                        }) && let [recv @ .., Seg::Name(_)] = call.callee.as_slice()
+                            && !recv.is_empty()
+                        {
+                            out.extend(self.eval(cf, call.scope, recv, Some(call.line), depth + 1));
+                        }
+                        continue;
+                    }
+                    let pos = (i - shift) as usize;
+                    call.args.get(pos).map(Option::as_ref)
+                }
+            };
+            match arg {
+                Some(Some(a)) => out.extend(hiding_line(cf, call.line, || {
+                    self.eval(cf, call.scope, a, Some(call.line), depth + 1)
+                })),
+                Some(None) => {}
+                None => {
+                    defaulted |= !call.spread;
+                    // `f(**opts)`: the item of `opts` named as the parameter, if it has one.
+                    if let Some(d) = &call.kwsplat {
+                        let key = format!("'{pname}");
+                        // With several dicts (`**a, **b`), the default applies only when none
+                        // has the key.
+                        let mut found = Vec::new();
+                        for v in self.eval(cf, call.scope, d, Some(call.line), depth + 1) {
+                            found.extend(self.element(&v, &key, depth + 1));
+                        }
+                        defaulted |= found.is_empty();
+                        out.extend(found);
+                    }
+                }
+            }
+        }
+        if defaulted && let Some(Some(v)) = def.defaults.get(i as usize) {
+            out.extend(self.eval(f.file, def.parent, v, Some(def.start_line), depth + 1));
+        }
+        dedup(&mut out);
+        // Every call site adds its argument: a union wider than one value per site is normal.
+        if out.len() > MAX_PARAM_VALS {
+            out.clear();
+        }
+        out
+    }
+
+    /// The arguments a `*args` (`kw` false, from position `i` on) or a `**kwargs` parameter
+    /// collects at the call sites of `f`: those at position `at` or under keyword `key`, or
+    /// all of them.
+    pub(super) fn packed_args(
+        &self,
+        f: Ref,
+        i: u32,
+        kw: bool,
+        key: Option<&str>,
+        depth: u32,
+    ) -> Vec<Val> {
+        if !self.param_flow || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
+        if sites.len() > 32 {
+            return Vec::new();
+        }
+        let params = &self.def(f).params;
+        let mut out = Vec::new();
+        for &(cf, ci, bound) in sites {
+            let Some(call) = self.call_site(cf, ci) else {
+                continue;
+            };
+            if call.decorates.is_some() {
+                continue;
+            }
+            let args: Vec<&Option<Vec<Seg>>> = if kw {
+                call.kwargs
+                    .iter()
+                    .filter(|(k, _)| {
+                        !params.contains(k)
+                            && key.is_none_or(|w| w.strip_prefix('\'').unwrap_or(w) == k)
+                    })
+                    .map(|(_, v)| v)
+                    .collect()
+            } else {
+                let from = (i - u32::from(bound).min(i)) as usize;
+                let rest = call.args.get(from..).unwrap_or(&[]);
+                match key.and_then(|k| k.parse::<usize>().ok()) {
+                    Some(k) => rest.get(k).into_iter().collect(),
+                    None if key.is_some() => Vec::new(),
+                    None => rest.iter().collect(),
+                }
+            };
+            for a in args.into_iter().flatten() {
+                out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1));
+            }
+        }
+        dedup(&mut out);
+        if out.len() > MAX_PARAM_VALS {
+            out.clear();
+        }
+        out
+    }
+
+    /// A function's value after its decorators: itself when they return it, the wrapper
+    /// when a decorator defined here returns a nested function.
+    pub(super) fn decorated(&self, r: Ref, depth: u32) -> Vec<Val> {
+        self.decorated_below(r, 0, depth)
+    }
+
+    /// The function's value after the decorators from position `from` inward (decorators are
+    /// listed outermost first and applied innermost first).
+    pub(super) fn decorated_below(&self, r: Ref, from: usize, depth: u32) -> Vec<Val> {
+        let def = self.def(r);
+        let mut cur = Val::Func(r);
+        for dec in def.decorators.iter().skip(from).rev() {
+            let vals = self.eval(r.file, def.parent, dec, Some(def.start_line), depth + 1);
+            // A class as decorator: the name is now an instance of it, made with the function
+            // as the constructor's argument (calling it calls `__call__`).
+            if let [Val::Class(k)] = vals.as_slice()
+                && self.lang(k.file) == Lang::Python
+            {
+                cur = Val::Instance(*k);
+                continue;
+            }
+            let [Val::Func(d)] = vals.as_slice() else {
+                continue;
+            };
+            let dd = self.def(*d);
+            let mut wrapper = None;
+            for ret in &self.files[d.file as usize].returns {
+                if ret.scope != Some(d.def) || ret.yields {
+                    continue;
+                }
+                let Some(v) = &ret.value else { continue };
+                if let [Seg::Name(n)] = v.as_slice()
+                    && dd.params.first() == Some(n)
+                {
+                    continue;
+                }
+                let rv = self.eval(d.file, Some(d.def), v, None, depth + 1);
+                // The decorator returns a function of its own (a wrapper defined inside it, or
+                // another function): calls to the decorated name reach that one.
+                if let [Val::Func(w)] = rv.as_slice()
+                    && *w != r
+                {
+                    wrapper = Some(*w);
+                }
+            }
+            if let Some(w) = wrapper {
+                cur = Val::Func(w);
+            }
+        }
+        vec![cur]
+    }
+}
