@@ -1,0 +1,505 @@
+//! Definitions: classes, functions and methods with their scopes and parents, and the pending
+//! nodes read once every definition of the file is known.
+
+use super::*;
+
+/// Python blocks that may be skipped or left early (see [`FileFacts::cond_blocks`]). Only
+/// statements are walked: expressions hold no blocks.
+pub(super) fn cond_blocks(n: Node, out: &mut Vec<(u32, u32)>) {
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        match ch.kind() {
+            "block" => {
+                // `with` bodies and `finally` always run; function and class bodies are
+                // scopes of their own.
+                if matches!(
+                    n.kind(),
+                    "if_statement"
+                        | "elif_clause"
+                        | "else_clause"
+                        | "for_statement"
+                        | "while_statement"
+                        | "try_statement"
+                        | "except_clause"
+                        | "except_group_clause"
+                        | "case_clause"
+                ) {
+                    out.push((
+                        ch.start_position().row as u32 + 1,
+                        ch.end_position().row as u32 + 1,
+                    ));
+                }
+                cond_blocks(ch, out);
+            }
+            "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "finally_clause"
+            | "with_statement"
+            | "match_statement"
+            | "case_clause"
+            | "function_definition"
+            | "class_definition"
+            | "decorated_definition" => cond_blocks(ch, out),
+            _ => {}
+        }
+    }
+}
+
+impl<'t> Extractor<'_, 't> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn add_def(
+        &mut self,
+        node: Node,
+        scope: Node,
+        kind: DefKind,
+        name: String,
+        bases: Vec<Vec<Seg>>,
+        receiver: Option<String>,
+        is_lambda: bool,
+    ) {
+        if name.is_empty() {
+            return;
+        }
+        let mut decorators = Vec::new();
+        let mut is_static = false;
+        let mut is_classmethod = false;
+        if self.lang == Lang::Python
+            && let Some(p) = node.parent()
+            && p.kind() == "decorated_definition"
+        {
+            let mut cur = p.walk();
+            for ch in p.named_children(&mut cur) {
+                if ch.kind() == "decorator"
+                    && let Some(e) = ch.named_child(0)
+                    && let Some(segs) = self.segs(e)
+                {
+                    match segs.as_slice() {
+                        [Seg::Name(n)] if n == "staticmethod" => is_static = true,
+                        [Seg::Name(n)] if n == "classmethod" => is_classmethod = true,
+                        _ => {}
+                    }
+                    decorators.push(segs);
+                }
+            }
+        }
+        // Ruby `def self.name` is a class method.
+        if self.lang == Lang::Ruby && node.kind() == "singleton_method" {
+            is_classmethod = true;
+        }
+        self.facts.defs.push(Def {
+            kind,
+            name,
+            start_line: node.start_position().row as u32 + 1,
+            end_line: node.end_position().row as u32 + 1,
+            start_byte: node.start_byte() as u32,
+            end_byte: node.end_byte() as u32,
+            scope_start: scope.start_byte() as u32,
+            scope_end: scope.end_byte() as u32,
+            parent: None,
+            bases,
+            decorators,
+            params: Vec::new(),
+            param_types: Vec::new(),
+            return_type: None,
+            is_lambda,
+            receiver,
+            merged_into: None,
+            is_static,
+            is_classmethod,
+            is_namespace: false,
+            defaults: Vec::new(),
+            star: None,
+            kwstar: None,
+            lambda_no: 0,
+        });
+    }
+
+    pub(super) fn generic_defs(
+        &mut self,
+        root: Node<'t>,
+        budget: Option<&Budget>,
+    ) -> Result<(), String> {
+        let q = generic_query(self.lang)?;
+        let mut cursor = QueryCursor::new();
+        let mut found = Vec::new();
+        let unlimited = Budget::unlimited();
+        let mut progress = budget.unwrap_or(&unlimited).query_progress();
+        let mut it = cursor.matches_with_options(
+            q,
+            root,
+            self.src,
+            QueryCursorOptions::new().progress_callback(&mut progress),
+        );
+        while let Some(m) = it.next() {
+            let (mut node, mut name) = (None, None);
+            for c in m.captures() {
+                if c.index == 0 {
+                    name = Some(c.node);
+                } else {
+                    node = Some(c.node);
+                }
+            }
+            let (Some(node), Some(name)) = (node, name) else {
+                continue;
+            };
+            let k = node.kind();
+            let kind = if ["class", "struct", "interface", "enum", "trait", "module"]
+                .iter()
+                .any(|w| k.contains(w))
+            {
+                DefKind::Class
+            } else if ["function", "method", "constructor"]
+                .iter()
+                .any(|w| k.contains(w))
+            {
+                DefKind::Func
+            } else {
+                continue;
+            };
+            found.push((node, kind, self.text(name)));
+        }
+        for (node, kind, name) in found {
+            let body = node.child_by_field_name("body").unwrap_or(node);
+            self.add_def(node, body, kind, name, Vec::new(), None, false);
+        }
+        Ok(())
+    }
+
+    /// Innermost definition whose scope holds `byte`.
+    pub(super) fn scope_of(&self, byte: u32) -> Option<u32> {
+        let defs = &self.facts.defs;
+        let i = defs.partition_point(|d| d.start_byte <= byte);
+        let mut cur = if i == 0 { None } else { Some(i as u32 - 1) };
+        while let Some(c) = cur {
+            let d = &defs[c as usize];
+            if d.scope_start <= byte && byte < d.scope_end.max(d.scope_start + 1) {
+                return Some(c);
+            }
+            cur = match self.lex_parent.get(c as usize) {
+                Some(&p) if self.lang == Lang::Python => p,
+                _ => d.parent,
+            };
+        }
+        None
+    }
+
+    pub(super) fn finish_defs(&mut self) {
+        let defs = &mut self.facts.defs;
+        // A named lambda is also an anonymous scope: the named definition sorts first and wins.
+        defs.sort_by(|a, b| {
+            a.start_byte
+                .cmp(&b.start_byte)
+                .then(b.end_byte.cmp(&a.end_byte))
+                .then((a.kind == DefKind::Scope).cmp(&(b.kind == DefKind::Scope)))
+        });
+        // The same node can be captured by two patterns; keep it once.
+        // A node matched once per base class keeps all of its bases.
+        defs.dedup_by(|b, a| {
+            let same = a.start_byte == b.start_byte
+                && a.end_byte == b.end_byte
+                && (a.kind == b.kind || b.kind == DefKind::Scope);
+            if same {
+                for base in std::mem::take(&mut b.bases) {
+                    if !a.bases.contains(&base) {
+                        a.bases.push(base);
+                    }
+                }
+            }
+            same
+        });
+        let mut stack: Vec<u32> = Vec::new();
+        for i in 0..defs.len() {
+            while let Some(&top) = stack.last() {
+                if defs[top as usize].end_byte > defs[i].start_byte
+                    && defs[i].end_byte <= defs[top as usize].end_byte
+                {
+                    break;
+                }
+                stack.pop();
+            }
+            // Python: a definition in a function's header (a lambda as a default value) is
+            // made where the `def` runs, in the enclosing scope, not in the function.
+            let start = defs[i].start_byte;
+            self.lex_parent.push(stack.last().copied());
+            defs[i].parent = if self.lang == Lang::Python {
+                stack.iter().rev().copied().find(|&t| {
+                    let t = &defs[t as usize];
+                    t.kind != DefKind::Func || (t.scope_start <= start && start < t.scope_end)
+                })
+            } else {
+                stack.last().copied()
+            };
+            stack.push(i as u32);
+        }
+        if self.lang == Lang::Python {
+            // An anonymous lambda is a function of its own, named the way call-graph tools
+            // name it: `<lambdaN>`, counting every lambda of the enclosing scope in order.
+            let mut counts: std::collections::HashMap<Option<u32>, u32> = Default::default();
+            for d in defs.iter_mut() {
+                if !d.is_lambda || !matches!(d.kind, DefKind::Func | DefKind::Scope) {
+                    continue;
+                }
+                let n = counts.entry(d.parent).or_insert(0);
+                *n += 1;
+                d.lambda_no = *n;
+                if d.kind == DefKind::Scope {
+                    d.kind = DefKind::Func;
+                    d.name = format!("<lambda{n}>");
+                }
+            }
+        }
+        self.attach_methods();
+        self.break_cycles();
+    }
+
+    /// Rust `impl` blocks, Go receivers and C++ `Foo::bar` definitions: the method belongs to
+    /// the type it names, when that type is defined in the same file.
+    pub(super) fn attach_methods(&mut self) {
+        let n = self.facts.defs.len();
+        for i in 0..n {
+            let d = &self.facts.defs[i];
+            if d.kind == DefKind::Impl {
+                let (name, parent) = (d.name.clone(), d.parent);
+                let target = (0..n).find(|&j| {
+                    let t = &self.facts.defs[j];
+                    t.kind == DefKind::Class && t.name == name && t.parent == parent
+                });
+                if let Some(t) = target {
+                    let bases = self.facts.defs[i].bases.clone();
+                    self.facts.defs[t].bases.extend(bases);
+                    self.facts.defs[i].merged_into = Some(t as u32);
+                    for j in 0..n {
+                        if self.facts.defs[j].parent == Some(i as u32) {
+                            self.facts.defs[j].parent = Some(t as u32);
+                        }
+                    }
+                } else {
+                    self.facts.defs[i].kind = DefKind::Class;
+                }
+            } else if d.kind == DefKind::Func
+                && let Some(recv) = d.receiver.clone()
+            {
+                let short = recv.rsplit("::").next().unwrap_or(&recv).to_string();
+                let (start, end) = (d.start_byte, d.end_byte);
+                // Not a type declared inside the method itself.
+                let target = (0..n).find(|&j| {
+                    let t = &self.facts.defs[j];
+                    t.kind == DefKind::Class
+                        && t.name == short
+                        && j != i
+                        && !(start <= t.start_byte && t.end_byte <= end)
+                });
+                match target {
+                    Some(t) => self.facts.defs[i].parent = Some(t as u32),
+                    None => {
+                        // A type defined elsewhere: an implicit class node in this file.
+                        let mut c = self.facts.defs[i].clone();
+                        c.kind = DefKind::Class;
+                        c.name = short;
+                        c.receiver = None;
+                        c.params.clear();
+                        c.scope_start = c.start_byte;
+                        c.scope_end = c.start_byte;
+                        c.merged_into = None;
+                        self.facts.defs.push(c);
+                        let t = self.facts.defs.len() - 1;
+                        self.facts.defs[i].parent = Some(t as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Re-parenting must never make a definition its own ancestor (every walk up the parents
+    /// relies on it); a definition caught in a cycle is moved to the top level.
+    pub(super) fn break_cycles(&mut self) {
+        let n = self.facts.defs.len();
+        for i in 0..n {
+            let mut cur = self.facts.defs[i].parent;
+            let mut steps = 0;
+            while let Some(p) = cur {
+                steps += 1;
+                if p as usize == i || steps > n {
+                    self.facts.defs[i].parent = None;
+                    break;
+                }
+                cur = self.facts.defs.get(p as usize).and_then(|d| d.parent);
+            }
+        }
+    }
+
+    pub(super) fn finish_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            match p {
+                Pending::Call(n) => self.call(n),
+                Pending::Decorator(n) => {
+                    if let Some(segs) = self.segs(n) {
+                        let scope = self.scope_of(n.start_byte() as u32);
+                        let decorates = n
+                            .parent()
+                            .and_then(|d| d.parent())
+                            .and_then(|dd| dd.child_by_field_name("definition"))
+                            .and_then(|def| {
+                                self.facts
+                                    .defs
+                                    .iter()
+                                    .position(|x| x.start_byte == def.start_byte() as u32)
+                            })
+                            .map(|i| i as u32);
+                        self.facts.calls.push(CallSite {
+                            scope,
+                            callee: segs,
+                            text: self.text(n),
+                            line: n.start_position().row as u32 + 1,
+                            is_new: false,
+                            args: Vec::new(),
+                            kwargs: Vec::new(),
+                            spread: false,
+                            decorates,
+                            maybe: false,
+                            via: None,
+                            prop: 0,
+                            kwsplat: None,
+                        });
+                    }
+                }
+                Pending::Import(n) => self.import(n),
+                Pending::Prop(n) => self.prop(n),
+                Pending::Maybe(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let name = self.text(n);
+                    self.facts.calls.push(CallSite {
+                        maybe: true,
+                        ..CallSite::bare(
+                            scope,
+                            vec![Seg::Name(name.clone())],
+                            name,
+                            n.start_position().row as u32 + 1,
+                        )
+                    });
+                }
+                Pending::Assign {
+                    node,
+                    left,
+                    right,
+                    ty,
+                } => self.assign(node, left, right, ty),
+                Pending::Bind(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    for id in identifiers(n) {
+                        let name = self.text(id);
+                        self.facts.binds.push(BindFact { scope, name, line });
+                    }
+                }
+                Pending::Global(n) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    let name = self.text(n);
+                    self.facts.globals.push(BindFact { scope, name, line });
+                }
+                Pending::Return(n, v) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let mut value = v.and_then(|v| self.segs(v));
+                    let yields = n.kind() == "yield";
+                    // `yield from g` yields what iterating over `g` gives.
+                    if yields
+                        && self.lang == Lang::Python
+                        && n.child(1).is_some_and(|c| c.kind() == "from")
+                        && let Some(v) = value.as_mut()
+                    {
+                        v.push(Seg::Iter);
+                    }
+                    self.facts.returns.push(ReturnFact {
+                        scope,
+                        value,
+                        yields,
+                    });
+                }
+                Pending::Except(n, types, name) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    // `except (A, B) as e`: one of the classes, constructed.
+                    let value = match types.as_slice() {
+                        [t] => self.segs(*t).map(|mut v| {
+                            if matches!(v.as_slice(), [Seg::Lit(_)]) {
+                                v.push(Seg::Iter);
+                            }
+                            v.push(Seg::Call);
+                            v
+                        }),
+                        _ => None,
+                    };
+                    self.facts.assigns.push(AssignFact::plain(
+                        scope,
+                        vec![self.text(name)],
+                        value,
+                        line,
+                    ));
+                }
+                Pending::Params(start, p) => self.defaults(start, p),
+                Pending::With(n) => self.with_item(n),
+                Pending::LambdaBody(start, body) => {
+                    let d = self
+                        .facts
+                        .defs
+                        .iter()
+                        .position(|d| d.start_byte == start && d.kind == DefKind::Func);
+                    if let Some(d) = d {
+                        let value = self.segs(body);
+                        self.facts.returns.push(ReturnFact {
+                            scope: Some(d as u32),
+                            value,
+                            yields: false,
+                        });
+                    }
+                }
+                Pending::Iter(n, left, right) if left.kind() != "identifier" => {
+                    self.pair_loop(n, left, right)
+                }
+                Pending::Iter(n, left, right) => {
+                    let scope = self.scope_of(n.start_byte() as u32);
+                    let line = n.start_position().row as u32 + 1;
+                    if let Some(mut value) = self.segs(right) {
+                        // The loop calls `__iter__` on what it iterates, then `__next__` on the
+                        // iterator: edges only when those are methods of a known class.
+                        let mut iter = value.clone();
+                        iter.push(Seg::Name("__iter__".into()));
+                        let mut next = iter.clone();
+                        next.extend([Seg::Call, Seg::Name("__next__".into())]);
+                        for callee in [iter, next] {
+                            self.facts.calls.push(CallSite {
+                                maybe: true,
+                                ..CallSite::bare(scope, callee, String::new(), line)
+                            });
+                        }
+                        value.push(Seg::Iter);
+                        self.facts.assigns.push(AssignFact::plain(
+                            scope,
+                            vec![self.text(left)],
+                            Some(value),
+                            line,
+                        ));
+                    }
+                }
+            }
+        }
+        // Parameters are local bindings of unknown value.
+        for (i, d) in self.facts.defs.iter().enumerate() {
+            for p in &d.params {
+                self.facts.binds.push(BindFact {
+                    scope: Some(i as u32),
+                    name: p.clone(),
+                    line: d.start_line,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! Expressions as dotted steps (`a.b().c`), declared types, parameters and arguments.
+
+use super::*;
+
+/// `Foo<T>` → `Foo`, `*Foo` → `Foo`, `&mut Foo` → `Foo`, `a::Foo` stays.
+pub(super) fn strip_generics(s: &str) -> String {
+    let s = s.trim().trim_start_matches(['*', '&']).trim();
+    let s = s.strip_prefix("mut ").unwrap_or(s).trim();
+    let end = s.find(['<', '[', '(']).unwrap_or(s.len());
+    s[..end].trim().to_string()
+}
+
+pub(super) const IDENT_KINDS: &[&str] = &[
+    "identifier",
+    "type_identifier",
+    "field_identifier",
+    "property_identifier",
+    "private_property_identifier",
+    "shorthand_property_identifier",
+    "package_identifier",
+    "namespace_identifier",
+    "constant",
+    "simple_identifier",
+    "word",
+    "command_name",
+    "primitive_type",
+    "predefined_type",
+];
+
+pub(super) fn squash(s: &str) -> String {
+    let mut out: String = s.split_whitespace().collect::<Vec<_>>().join("");
+    if out.len() > 120 {
+        let mut cut = 120;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+    }
+    out
+}
+
+pub(super) fn unquote(s: &str) -> String {
+    s.trim()
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .to_string()
+}
+
+pub(super) fn first_identifier(n: Node) -> Option<Node> {
+    if n.kind() == "identifier" {
+        return Some(n);
+    }
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        if let Some(id) = first_identifier(ch) {
+            return Some(id);
+        }
+    }
+    None
+}
+
+pub(super) fn identifiers(n: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    collect_kind(n, "identifier", &mut out);
+    out
+}
+
+pub(super) fn collect_kind<'t>(n: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
+    if n.kind() == kind {
+        out.push(n);
+        return;
+    }
+    let mut cur = n.walk();
+    for ch in n.named_children(&mut cur) {
+        collect_kind(ch, kind, out);
+    }
+}
+
+/// A node's named children without comments (which the grammars put anywhere).
+pub(super) fn named_parts(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cur = n.walk();
+    n.named_children(&mut cur)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+impl<'t> Extractor<'_, 't> {
+    pub(super) fn params(&self, p: Node) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = p.walk();
+        for ch in p.named_children(&mut cur) {
+            if ch.kind() == "comment" {
+                continue;
+            }
+            if IDENT_KINDS.contains(&ch.kind()) {
+                out.push(self.text(ch));
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier");
+            if let Some(n) = named.or_else(|| first_identifier(ch)) {
+                out.push(self.text(n));
+            }
+        }
+        out
+    }
+
+    /// The declared types of the parameters, aligned with [`Extractor::params`].
+    pub(super) fn param_types(&self, p: Node) -> Vec<Option<Vec<Seg>>> {
+        let mut out = Vec::new();
+        let mut cur = p.walk();
+        for ch in p.named_children(&mut cur) {
+            if ch.kind() == "comment" {
+                continue;
+            }
+            if IDENT_KINDS.contains(&ch.kind()) {
+                out.push(None);
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier");
+            if named.or_else(|| first_identifier(ch)).is_none() {
+                continue;
+            }
+            out.push(
+                ch.child_by_field_name("type")
+                    .and_then(|t| self.type_segs(t, 0)),
+            );
+        }
+        out
+    }
+
+    /// A type as segments: `Item`, `pkg.Item`, `&mut Item`, `*Item`, `: Item`, `Item<T>`.
+    pub(super) fn type_segs(&self, t: Node, depth: u32) -> Option<Vec<Seg>> {
+        if depth > 8 {
+            return None;
+        }
+        match t.kind() {
+            "type_annotation" | "type" | "pointer_type" | "nullable_type" => {
+                self.type_segs(t.named_child(0)?, depth + 1)
+            }
+            "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            "generic_type" => {
+                let inner = t
+                    .child_by_field_name("type")
+                    .or_else(|| t.child_by_field_name("name"))
+                    .or_else(|| t.named_child(0))?;
+                self.type_segs(inner, depth + 1)
+            }
+            _ => self.segs(t),
+        }
+    }
+
+    /// A dotted expression as segments, or `None` when it is not one.
+    /// The callee of `receiver.name(...)` (Java's method invocations, Ruby's calls): the
+    /// receiver's segments followed by the name, and the call as written. `None` without a name.
+    pub(super) fn receiver_call(
+        &self,
+        n: Node,
+        receiver_field: &str,
+        name_field: &str,
+    ) -> Option<(Option<Vec<Seg>>, String)> {
+        let receiver = n.child_by_field_name(receiver_field);
+        let name = n.child_by_field_name(name_field)?;
+        let mut segs = match receiver {
+            Some(o) => self.segs(o),
+            None => Some(Vec::new()),
+        };
+        if let Some(s) = segs.as_mut() {
+            s.push(Seg::Name(self.text(name)));
+        }
+        let text = match receiver {
+            Some(o) => format!("{}.{}", self.text(o), self.text(name)),
+            None => self.text(name),
+        };
+        Some((segs, text))
+    }
+
+    pub(super) fn segs(&self, n: Node) -> Option<Vec<Seg>> {
+        let mut out = Vec::new();
+        self.segs_into(n, &mut out, 0)?;
+        Some(out)
+    }
+
+    pub(super) fn segs_into(&self, n: Node, out: &mut Vec<Seg>, depth: u32) -> Option<()> {
+        if depth > 64 {
+            return None;
+        }
+        let k = n.kind();
+        let field = |f: &str| n.child_by_field_name(f);
+        match k {
+            "this" | "self" => out.push(Seg::Name(k.to_string())),
+            "super" => out.push(Seg::Super),
+            "base" if self.lang == Lang::CSharp => out.push(Seg::Super),
+            "this_expression" => out.push(Seg::Name("this".into())),
+            "base_expression" => out.push(Seg::Super),
+            _ if IDENT_KINDS.contains(&k) => out.push(Seg::Name(self.text(n))),
+            "subscript" | "subscript_expression" => {
+                let obj = field("value").or_else(|| field("object"))?;
+                let key = field("subscript").or_else(|| field("index"))?;
+                // Python `xs[1:]`: a new sequence holding some of the elements (those between
+                // constant bounds, else any of them), at positions not known statically.
+                if self.lang == Lang::Python && key.kind() == "slice" {
+                    let mut any = self.segs(obj)?;
+                    any.push(Seg::Index(self.slice_key(key)));
+                    out.push(Seg::Lit(self.holding_any(n, any)));
+                    return Some(());
+                }
+                self.segs_into(obj, out, depth + 1)?;
+                // Python: a key known only at run time may be any of the container's keys.
+                let key = match self.literal_key(key) {
+                    Some(k) => k,
+                    None if self.lang == Lang::Python && key.kind() != "slice" => "*".into(),
+                    None => return None,
+                };
+                out.push(Seg::Index(key));
+            }
+            "attribute" => {
+                self.segs_into(field("object")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("attribute")?)));
+            }
+            "member_expression" => {
+                self.segs_into(field("object")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("property")?)));
+            }
+            "selector_expression" => {
+                self.segs_into(field("operand")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("field")?)));
+            }
+            "field_expression" => {
+                let obj = field("value").or_else(|| field("argument"))?;
+                self.segs_into(obj, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("field")?)));
+            }
+            "scoped_identifier" | "scoped_type_identifier" => {
+                if let Some(p) = field("path") {
+                    self.segs_into(p, out, depth + 1)?;
+                } else if let Some(s) = field("scope") {
+                    self.segs_into(s, out, depth + 1)?;
+                }
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "qualified_identifier" | "scope_resolution" => {
+                if let Some(s) = field("scope") {
+                    self.segs_into(s, out, depth + 1)?;
+                }
+                let name = field("name")?;
+                self.segs_into(name, out, depth + 1)?;
+            }
+            "member_access_expression" => {
+                self.segs_into(field("expression")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "field_access" => {
+                self.segs_into(field("object")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("field")?)));
+            }
+            "qualified_name" => {
+                self.segs_into(field("qualifier")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "qualified_type" => {
+                self.segs_into(field("package")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            "generic_name" | "generic_type" | "template_type" | "template_function" => {
+                let inner = field("name").or_else(|| n.named_child(0))?;
+                self.segs_into(inner, out, depth + 1)?;
+            }
+            "generic_function" => {
+                self.segs_into(field("function")?, out, depth + 1)?;
+            }
+            "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
+                self.segs_into(n.named_child(0)?, out, depth + 1)?;
+            }
+            // `(x := v)` is `v`.
+            "named_expression" if self.lang == Lang::Python => {
+                self.segs_into(field("value")?, out, depth + 1)?;
+            }
+            "pointer_expression" | "unary_expression" | "reference_expression" => {
+                let inner = field("argument")
+                    .or_else(|| field("operand"))
+                    .or_else(|| field("value"))?;
+                self.segs_into(inner, out, depth + 1)?;
+            }
+            "dictionary"
+            | "list"
+            | "tuple"
+            | "set"
+            | "expression_list"
+            | "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression"
+                if self.lang == Lang::Python =>
+            {
+                out.push(Seg::Lit(self.literal(n)));
+            }
+            // `a if c else b` is either: a pair whose elements iterating gives.
+            "conditional_expression" if self.lang == Lang::Python => {
+                out.push(Seg::Lit(self.either(n)?));
+                out.push(Seg::Iter);
+            }
+            // `a + b` is what `a.__add__(b)` returns (nothing known unless `a` is an
+            // instance of a class of the repository that defines it).
+            "binary_operator" if self.lang == Lang::Python => {
+                let d = binary_dunder(field("operator")?.kind())?;
+                self.segs_into(field("left")?, out, depth + 1)?;
+                out.push(Seg::Name(d.to_string()));
+                out.push(Seg::Call);
+            }
+            "lambda" if self.lang == Lang::Python => {
+                let d = self.facts.defs.iter().position(|d| {
+                    d.start_byte == n.start_byte() as u32 && d.kind == DefKind::Func
+                })?;
+                out.push(Seg::Lambda(d as u32));
+            }
+            "call" if self.lang == Lang::Python => {
+                let f = field("function")?;
+                if f.kind() == "identifier" && self.text(f) == "super" {
+                    // `super(Mid, self)`: the lookup starts after `Mid` (a class, then `Super`).
+                    if let Some(args) = field("arguments")
+                        && let Some(cls) = args.named_child(0)
+                        && matches!(cls.kind(), "identifier" | "attribute")
+                        && args.named_child_count() == 2
+                    {
+                        self.segs_into(cls, out, depth + 1)?;
+                    }
+                    out.push(Seg::Super);
+                } else if let Some(l) = self.with_default(n) {
+                    out.push(Seg::Lit(l));
+                    out.push(Seg::Iter);
+                } else if let Some(key) = self.get_key(n) {
+                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    out.push(Seg::Get(key));
+                } else if let Some(key) = self.pop_key(n) {
+                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    out.push(Seg::Pop(key));
+                } else if let Some(l) = self.dict_call(n) {
+                    out.push(Seg::Lit(l));
+                } else if let Some((arg, seg)) = self.builtin_view(n) {
+                    self.segs_into(arg, out, depth + 1)?;
+                    out.extend(seg);
+                } else {
+                    self.segs_into(f, out, depth + 1)?;
+                    out.push(Seg::Call);
+                }
+            }
+            "call" if self.lang == Lang::Ruby => {
+                if let Some(r) = field("receiver") {
+                    self.segs_into(r, out, depth + 1)?;
+                }
+                out.push(Seg::Name(self.text(field("method")?)));
+                out.push(Seg::Call);
+            }
+            "explicit_constructor_invocation" => {
+                self.segs_into(field("constructor")?, out, depth + 1)?;
+            }
+            "call_expression" | "invocation_expression" => {
+                self.segs_into(field("function")?, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            "method_invocation" => {
+                if let Some(o) = field("object") {
+                    self.segs_into(o, out, depth + 1)?;
+                }
+                out.push(Seg::Name(self.text(field("name")?)));
+                out.push(Seg::Call);
+            }
+            "new_expression" => {
+                let t = field("constructor").or_else(|| field("type"))?;
+                self.segs_into(t, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            "object_creation_expression" => {
+                self.segs_into(field("type")?, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            "composite_literal" | "struct_expression" => {
+                let t = field("type").or_else(|| field("name"))?;
+                self.segs_into(t, out, depth + 1)?;
+                out.push(Seg::Call);
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    #[allow(clippy::type_complexity)]
+    pub(super) fn arguments(
+        &self,
+        a: Node,
+    ) -> (Vec<Option<Vec<Seg>>>, Vec<(String, Option<Vec<Seg>>)>, bool) {
+        let mut args = Vec::new();
+        let mut kwargs = Vec::new();
+        let mut spread = false;
+        let mut cur = a.walk();
+        for ch in a.named_children(&mut cur) {
+            match ch.kind() {
+                "comment" => {}
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) = (
+                        ch.child_by_field_name("name"),
+                        ch.child_by_field_name("value"),
+                    ) {
+                        kwargs.push((self.text(k), self.segs(v)));
+                    }
+                }
+                "list_splat"
+                | "dictionary_splat"
+                | "spread_element"
+                | "splat_argument"
+                | "hash_splat_argument" => spread = true,
+                "argument" => {
+                    // C# wraps each argument.
+                    args.push(ch.named_child(0).and_then(|v| self.segs(v)));
+                }
+                _ => args.push(self.segs(ch)),
+            }
+        }
+        (args, kwargs, spread)
+    }
+}

@@ -1,0 +1,326 @@
+//! Import statements of every language, as the import facts the resolver follows.
+
+use super::*;
+
+impl<'t> Extractor<'_, 't> {
+    pub(super) fn require_path(&self, n: Node) -> Option<String> {
+        if n.kind() != "call_expression" {
+            return None;
+        }
+        let f = n.child_by_field_name("function")?;
+        if self.text(f) != "require" {
+            return None;
+        }
+        let args = n.child_by_field_name("arguments")?;
+        let s = args.named_child(0)?;
+        if s.kind() != "string" {
+            return None;
+        }
+        Some(unquote(&self.text(s)))
+    }
+
+    pub(super) fn import(&mut self, n: Node) {
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        let mut out: Vec<ImportKind> = Vec::new();
+        match (self.lang, n.kind()) {
+            (Lang::Python, "import_statement") => {
+                let mut cur = n.walk();
+                for ch in n.children_by_field_name("name", &mut cur) {
+                    match ch.kind() {
+                        "dotted_name" => out.push(ImportKind::Module {
+                            path: self.text(ch),
+                            alias: None,
+                        }),
+                        "aliased_import" => {
+                            if let (Some(p), Some(a)) = (
+                                ch.child_by_field_name("name"),
+                                ch.child_by_field_name("alias"),
+                            ) {
+                                out.push(ImportKind::Module {
+                                    path: self.text(p),
+                                    alias: Some(self.text(a)),
+                                });
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            (Lang::Python, "import_from_statement") => {
+                let Some(m) = n.child_by_field_name("module_name") else {
+                    return;
+                };
+                let (path, level) = if m.kind() == "relative_import" {
+                    let mut level = 0;
+                    let mut path = String::new();
+                    let mut cur = m.walk();
+                    for ch in m.named_children(&mut cur) {
+                        match ch.kind() {
+                            "import_prefix" => level = self.text(ch).matches('.').count() as u32,
+                            "dotted_name" => path = self.text(ch),
+                            _ => {}
+                        }
+                    }
+                    (path, level)
+                } else {
+                    (self.text(m), 0)
+                };
+                let mut cur = n.walk();
+                let mut any = false;
+                for ch in n.children_by_field_name("name", &mut cur) {
+                    any = true;
+                    let (name, alias) = match ch.kind() {
+                        "aliased_import" => match (
+                            ch.child_by_field_name("name"),
+                            ch.child_by_field_name("alias"),
+                        ) {
+                            (Some(p), Some(a)) => (self.text(p), Some(self.text(a))),
+                            _ => continue,
+                        },
+                        _ => (self.text(ch), None),
+                    };
+                    out.push(ImportKind::From {
+                        path: path.clone(),
+                        level,
+                        name,
+                        alias,
+                    });
+                }
+                if !any {
+                    let mut cur = n.walk();
+                    if n.named_children(&mut cur)
+                        .any(|c| c.kind() == "wildcard_import")
+                    {
+                        out.push(ImportKind::Star { path, level });
+                    }
+                }
+            }
+            (l, "import_statement") if l.is_js_family() => {
+                let Some(src) = n.child_by_field_name("source") else {
+                    return;
+                };
+                let path = unquote(&self.text(src));
+                let mut any = false;
+                let mut cur = n.walk();
+                for clause in n.named_children(&mut cur) {
+                    if clause.kind() != "import_clause" {
+                        continue;
+                    }
+                    let mut c2 = clause.walk();
+                    for ch in clause.named_children(&mut c2) {
+                        match ch.kind() {
+                            "identifier" => {
+                                any = true;
+                                out.push(ImportKind::From {
+                                    path: path.clone(),
+                                    level: 0,
+                                    name: "default".into(),
+                                    alias: Some(self.text(ch)),
+                                });
+                            }
+                            "namespace_import" => {
+                                if let Some(id) = first_identifier(ch) {
+                                    any = true;
+                                    out.push(ImportKind::Module {
+                                        path: path.clone(),
+                                        alias: Some(self.text(id)),
+                                    });
+                                }
+                            }
+                            "named_imports" => {
+                                let mut c3 = ch.walk();
+                                for spec in ch.named_children(&mut c3) {
+                                    if spec.kind() != "import_specifier" {
+                                        continue;
+                                    }
+                                    let Some(name) = spec.child_by_field_name("name") else {
+                                        continue;
+                                    };
+                                    any = true;
+                                    out.push(ImportKind::From {
+                                        path: path.clone(),
+                                        level: 0,
+                                        name: self.text(name),
+                                        alias: spec
+                                            .child_by_field_name("alias")
+                                            .map(|a| self.text(a)),
+                                    });
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if !any {
+                    out.push(ImportKind::Star { path, level: 0 });
+                }
+            }
+            (Lang::Go, _) => {
+                let mut specs = Vec::new();
+                collect_kind(n, "import_spec", &mut specs);
+                for spec in specs {
+                    let Some(p) = spec.child_by_field_name("path") else {
+                        continue;
+                    };
+                    let path = unquote(&self.text(p));
+                    let alias = spec.child_by_field_name("name").map(|a| self.text(a));
+                    match alias.as_deref() {
+                        Some(".") => out.push(ImportKind::Star { path, level: 0 }),
+                        Some("_") => {}
+                        _ => out.push(ImportKind::Module { path, alias }),
+                    }
+                }
+            }
+            (Lang::Rust, "mod_item") => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    let name = self.text(name);
+                    out.push(ImportKind::Module {
+                        path: format!("self::{name}"),
+                        alias: Some(name),
+                    });
+                }
+            }
+            (Lang::Rust, _) => {
+                if let Some(arg) = n.child_by_field_name("argument") {
+                    self.rust_use(arg, String::new(), &mut out);
+                }
+            }
+            (Lang::Java, _) => {
+                let star = {
+                    let mut cur = n.walk();
+                    n.children(&mut cur).any(|c| c.kind() == "asterisk")
+                };
+                if let Some(p) = n.named_child(0) {
+                    let full = self.text(p);
+                    if star {
+                        out.push(ImportKind::Star {
+                            path: full,
+                            level: 0,
+                        });
+                    } else if let Some((pkg, name)) = full.rsplit_once('.') {
+                        out.push(ImportKind::From {
+                            path: pkg.to_string(),
+                            level: 0,
+                            name: name.to_string(),
+                            alias: None,
+                        });
+                    }
+                }
+            }
+            (Lang::C | Lang::Cpp, _) => {
+                if let Some(p) = n.child_by_field_name("path") {
+                    let t = self.text(p);
+                    let path = t.trim_matches(['"', '<', '>']).to_string();
+                    out.push(ImportKind::Star {
+                        path,
+                        level: u32::from(p.kind() == "string_literal"),
+                    });
+                }
+            }
+            (Lang::Ruby, _) => {
+                let method = n
+                    .child_by_field_name("method")
+                    .map(|m| self.text(m))
+                    .unwrap_or_default();
+                if let Some(args) = n.child_by_field_name("arguments")
+                    && let Some(s) = args.named_child(0)
+                {
+                    let path = unquote(&self.text(s));
+                    out.push(ImportKind::Star {
+                        path,
+                        level: u32::from(method == "require_relative"),
+                    });
+                }
+            }
+            (Lang::CSharp, _) => {
+                let mut cur = n.walk();
+                if let Some(p) = n
+                    .named_children(&mut cur)
+                    .find(|c| matches!(c.kind(), "qualified_name" | "identifier"))
+                {
+                    out.push(ImportKind::Star {
+                        path: self.text(p),
+                        level: 0,
+                    });
+                }
+            }
+            (Lang::Bash, _) => {
+                if let Some(arg) = n.child_by_field_name("argument") {
+                    let path = unquote(&self.text(arg));
+                    out.push(ImportKind::Star { path, level: 1 });
+                }
+            }
+            _ => {}
+        }
+        for kind in out {
+            self.facts.imports.push(ImportFact { scope, line, kind });
+        }
+    }
+
+    pub(super) fn rust_use(&self, n: Node, prefix: String, out: &mut Vec<ImportKind>) {
+        let join = |p: &str, s: &str| {
+            if p.is_empty() {
+                s.to_string()
+            } else {
+                format!("{p}::{s}")
+            }
+        };
+        match n.kind() {
+            "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
+                let full = join(&prefix, &self.text(n));
+                let (path, name) = match full.rsplit_once("::") {
+                    Some((p, nm)) => (p.to_string(), nm.to_string()),
+                    None => (String::new(), full.clone()),
+                };
+                out.push(ImportKind::From {
+                    path,
+                    level: 0,
+                    name,
+                    alias: None,
+                });
+            }
+            "use_as_clause" => {
+                if let (Some(p), Some(a)) = (
+                    n.child_by_field_name("path"),
+                    n.child_by_field_name("alias"),
+                ) {
+                    let full = join(&prefix, &self.text(p));
+                    let (path, name) = match full.rsplit_once("::") {
+                        Some((p, nm)) => (p.to_string(), nm.to_string()),
+                        None => (String::new(), full.clone()),
+                    };
+                    out.push(ImportKind::From {
+                        path,
+                        level: 0,
+                        name,
+                        alias: Some(self.text(a)),
+                    });
+                }
+            }
+            "scoped_use_list" => {
+                let p = n
+                    .child_by_field_name("path")
+                    .map(|p| join(&prefix, &self.text(p)))
+                    .unwrap_or(prefix);
+                if let Some(list) = n.child_by_field_name("list") {
+                    self.rust_use(list, p, out);
+                }
+            }
+            "use_list" => {
+                let mut cur = n.walk();
+                for ch in n.named_children(&mut cur) {
+                    self.rust_use(ch, prefix.clone(), out);
+                }
+            }
+            "use_wildcard" => {
+                let p = n
+                    .named_child(0)
+                    .map(|p| join(&prefix, &self.text(p)))
+                    .unwrap_or(prefix);
+                out.push(ImportKind::Star { path: p, level: 0 });
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Per-file extraction: run the language's query over the syntax tree and keep the facts the
+//! resolver needs (definitions with their scopes, call sites, imports, bindings, returns).
+//!
+//! The facts of a file depend on nothing but its bytes and its path, so they are what the
+//! cache keeps (by content hash) and what is computed in parallel.
+
+mod assignments;
+mod calls;
+mod definitions;
+mod expressions;
+mod facts;
+mod imports;
+mod literals;
+mod query;
+
+use calls::*;
+use definitions::*;
+use expressions::*;
+pub use facts::*;
+use query::*;
+pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
+pub(crate) use query::{extract_within, prepare};
+
+use crate::budget::{Budget, Failure};
+use crate::lang::Lang;
+use crate::sniff::SkipReason;
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, Query, QueryCursor, QueryCursorOptions};
+
+/// A node met during the query's walk, read once every definition of the file is known.
+enum Pending<'t> {
+    Call(Node<'t>),
+    Decorator(Node<'t>),
+    Maybe(Node<'t>),
+    /// A Python attribute that is not called: a property's getter or setter may run.
+    Prop(Node<'t>),
+    Import(Node<'t>),
+    Assign {
+        node: Node<'t>,
+        left: Option<Node<'t>>,
+        right: Option<Node<'t>>,
+        ty: Option<Node<'t>>,
+    },
+    Bind(Node<'t>),
+    Global(Node<'t>),
+    Return(Node<'t>, Option<Node<'t>>),
+    Iter(Node<'t>, Node<'t>, Node<'t>),
+    Except(Node<'t>, Vec<Node<'t>>, Node<'t>),
+    /// A function's parameter list, read once definitions are final.
+    Params(u32, Node<'t>),
+    /// A Python lambda's body: the value it returns.
+    LambdaBody(u32, Node<'t>),
+    /// A Python `with` item.
+    With(Node<'t>),
+}
+
+/// Reads one file's syntax tree into its facts; its methods live in the submodules, by what
+/// they read.
+struct Extractor<'s, 't> {
+    lang: Lang,
+    src: &'s [u8],
+    facts: FileFacts,
+    pending: Vec<Pending<'t>>,
+    /// Literals met while reading expressions, and their index by start byte: an expression
+    /// can be read more than once and must name the same literal each time.
+    lits: std::cell::RefCell<(Vec<LitFact>, std::collections::HashMap<usize, u32>)>,
+    /// Each definition's innermost enclosing definition by bytes (which `Def::parent` is not
+    /// for a Python lambda in a function's header): what `scope_of` walks.
+    lex_parent: Vec<Option<u32>>,
+}
+
+impl<'s, 't> Extractor<'s, 't> {
+    fn text(&self, n: Node) -> String {
+        n.utf8_text(self.src).unwrap_or_default().to_string()
+    }
+}
