@@ -1,0 +1,99 @@
+//! What an agent is, whichever file format it was read from.
+
+use serde::Serialize;
+
+/// The agent file formats Easel reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentFormat {
+    /// `.easel/agents/*.md`.
+    Easel,
+    /// Claude Code's `.claude/agents/*.md`.
+    ClaudeCode,
+    /// VS Code's `.github/agents/*.agent.md`.
+    VsCode,
+    /// OpenCode's `.opencode/agents/*.md`.
+    OpenCode,
+}
+
+/// A handoff an agent may make: to another agent, with VS Code's optional button label and
+/// the prompt that goes with it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Handoff {
+    pub agent: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+}
+
+/// Whether a tool call may run: OpenCode's `permission` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    Allow,
+    Ask,
+    Deny,
+}
+
+/// One permission rule: a tool name glob and what it decides.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PermissionRule {
+    pub pattern: String,
+    pub decision: Decision,
+}
+
+/// An agent, read from its file.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Agent {
+    /// The name it is called by (the file stem unless the frontmatter names it).
+    pub name: String,
+    pub description: String,
+    /// Model names in fallback order; empty means the configured default.
+    pub model: Vec<String>,
+    /// Tool names and globs (`canvas_*`); `None` means the read-only operations.
+    pub tools: Option<Vec<String>>,
+    pub handoffs: Vec<Handoff>,
+    /// What a `transfer_to_<name>` tool says of this agent (else its description).
+    pub handoff_description: Option<String>,
+    /// Agents this one may call as tools (`ask_<name>`).
+    pub agents_as_tools: Vec<String>,
+    pub max_turns: u32,
+    pub temperature: Option<f32>,
+    pub enabled: bool,
+    /// Rules by tool name glob; the last one that matches decides.
+    pub permission: Vec<PermissionRule>,
+    /// The body of the file: the system message.
+    pub instructions: String,
+    /// The file, relative to the vault.
+    pub path: String,
+    pub format: AgentFormat,
+    /// What was left out or changed while reading the file (a tool name with no equivalent).
+    pub warnings: Vec<String>,
+}
+
+/// The turns an agent gets when its file does not say.
+pub const DEFAULT_MAX_TURNS: u32 = 10;
+
+impl Agent {
+    /// An agent with the defaults of DESIGN.md section 9, for `name`.
+    pub fn new(name: impl Into<String>, instructions: impl Into<String>) -> Agent {
+        Agent {
+            name: name.into(),
+            description: String::new(),
+            model: Vec::new(),
+            tools: None,
+            handoffs: Vec::new(),
+            handoff_description: None,
+            agents_as_tools: Vec::new(),
+            max_turns: DEFAULT_MAX_TURNS,
+            temperature: None,
+            enabled: true,
+            permission: Vec::new(),
+            instructions: instructions.into(),
+            path: String::new(),
+            format: AgentFormat::Easel,
+            warnings: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! `easel-agent`: agents as vault files (DESIGN.md section 9).
+//!
+//! An agent is a Markdown file: frontmatter for its name, model, tools, handoffs and
+//! permissions, the body for its instructions. Easel reads its own `.easel/agents/*.md` and,
+//! unchanged, the agent files of Claude Code, VS Code and OpenCode ([`load_agents`]). An
+//! agent's tools are operations of the Registry the binary gives it, script tools
+//! (`.easel/tools/*.js`, run in a QuickJS sandbox) and external commands; its effect decides
+//! whether a call needs approval.
+
+mod agent;
+mod error;
+mod events;
+mod tool;
+
+pub use agent::{Agent, AgentFormat, Handoff};
+pub use error::AgentError;
+pub use events::AgentEvent;
+pub use tool::{AgentTool, ToolOutput};
