@@ -8,11 +8,22 @@
 //! whether a call needs approval.
 
 mod agent;
+mod approval;
 mod error;
 mod events;
+mod model;
+mod permission;
+mod runner;
+mod session;
 mod tool;
+mod toolset;
 
-pub use agent::{Agent, AgentFormat, Handoff};
+pub use agent::{Agent, AgentFormat, DEFAULT_MAX_TURNS, Decision, Handoff, PermissionRule};
+pub use approval::{Answer, Approver, Waiting};
 pub use error::AgentError;
 pub use events::AgentEvent;
-pub use tool::{AgentTool, ToolOutput};
+pub use model::{LlmModel, Model, ModelFailure};
+pub use runner::{Approvals, Collected, Finish, MAX_DEPTH, RunRequest, Runtime};
+pub use session::{Record, SESSIONS_DIR, Session};
+pub use tool::{AgentTool, CallOp, ToolOutput};
+pub use toolset::OpTool;

@@ -1,0 +1,604 @@
+//! The runner's semantics against a scripted model server, over the real OpenAI wire format
+//! and the real operations of a temporary vault.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{Scripted, Turn, call, calls, text};
+use easel_agent::{
+    Agent, AgentError, AgentEvent, Answer, Approvals, Approver, Collected, Decision, Finish,
+    Handoff, LlmModel, PermissionRule, Record, RunRequest, Runtime, Session,
+};
+use easel_vault::Vault;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    vault: Vault,
+    model: Scripted,
+}
+
+fn setup(turns: Vec<Turn>) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let model = Scripted::start(turns);
+    model.configure(dir.path());
+    std::fs::write(dir.path().join("Plan.md"), "# Plan\n\nShip it.\n").unwrap();
+    let vault = Vault::open(dir.path()).unwrap();
+    Setup {
+        _dir: dir,
+        vault,
+        model,
+    }
+}
+
+fn runtime(s: &Setup, agents: Vec<Agent>) -> Runtime {
+    let mut registry = easel_ops::Registry::new();
+    easel_ops::register(&mut registry);
+    let config = easel_llm::Config::load(Some(s.vault.root())).unwrap();
+    let llm = Arc::new(easel_llm::Llm::new(config));
+    Runtime {
+        vault: s.vault.clone(),
+        registry,
+        agents,
+        tools: Vec::new(),
+        model: Arc::new(LlmModel::new(
+            llm,
+            Arc::new(easel_llm::ops::Models::default()),
+        )),
+    }
+}
+
+fn writer() -> Agent {
+    let mut a = Agent::new("writer", "You write notes.");
+    a.tools = Some(vec!["note_*".into(), "vault_list".into()]);
+    a
+}
+
+fn req<'a>(agent: &str, input: &str, approvals: Approvals<'a>) -> RunRequest<'a> {
+    RunRequest {
+        agent: agent.into(),
+        input: Some(input.into()),
+        session: None,
+        model: None,
+        approvals,
+        max_turns: None,
+    }
+}
+
+fn done(f: Finish) -> (String, String, u32, Vec<Value>) {
+    match f {
+        Finish::Done {
+            output,
+            session,
+            turns,
+            proposed,
+            ..
+        } => (output, session, turns, proposed),
+        other => panic!("not done: {other:?}"),
+    }
+}
+
+/// The text of the tool message answering the last call of request `i`.
+fn tool_texts(req: &Value) -> Vec<String> {
+    req["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn a_text_answer_ends_the_run_and_streams() {
+    let s = setup(vec![text("Hello there, friend.")]);
+    let rt = runtime(&s, vec![writer()]);
+    let events = Collected::default();
+    let f = rt
+        .run(req("writer", "hi", Approvals::Wait), &|e| events.push(e))
+        .unwrap();
+    let (output, session, turns, _) = done(f);
+    assert_eq!(output, "Hello there, friend.");
+    assert_eq!(turns, 1);
+    let deltas: String = events
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::TextDelta { delta, .. } => Some(delta.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, "Hello there, friend.");
+    let r = &s.model.requests()[0];
+    assert_eq!(r["messages"][0]["role"], "system");
+    assert_eq!(r["messages"][0]["content"], "You write notes.");
+    assert_eq!(r["messages"][1]["content"], "hi");
+    let s2 = Session::open(s.vault.root(), &session).unwrap();
+    assert!(
+        matches!(s2.records().last(), Some(Record::RunEnded { status, .. }) if status == "done")
+    );
+}
+
+#[test]
+fn read_calls_run_without_asking_and_their_output_goes_back() {
+    let s = setup(vec![
+        call("note_read", json!({"path": "Plan.md"})),
+        text("It says ship it."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let f = rt
+        .run(req("writer", "what is the plan?", Approvals::Wait), &|_| ())
+        .unwrap();
+    assert_eq!(done(f).0, "It says ship it.");
+    let reqs = s.model.requests();
+    let offered: Vec<&str> = reqs[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        offered.contains(&"note_read") && offered.contains(&"note_write"),
+        "{offered:?}"
+    );
+    assert!(!offered.contains(&"canvas_write"), "{offered:?}");
+    let outs = tool_texts(&reqs[1]);
+    assert!(outs[0].contains("Ship it."), "{outs:?}");
+}
+
+#[test]
+fn the_default_tools_are_the_read_only_operations() {
+    let s = setup(vec![text("ok")]);
+    let rt = runtime(&s, vec![Agent::new("reader", "Read.")]);
+    rt.run(req("reader", "hi", Approvals::Wait), &|_| ())
+        .unwrap();
+    let tools = s.model.requests()[0]["tools"].as_array().unwrap().clone();
+    assert!(!tools.is_empty());
+    for t in tools {
+        let name = t["function"]["name"].as_str().unwrap();
+        let op = rt.registry.get(name).unwrap();
+        assert_eq!(op.info().effect, easel_ops::Effect::Read, "{name}");
+    }
+}
+
+#[test]
+fn a_write_waits_for_approval_and_runs_once_when_approved() {
+    let s = setup(vec![
+        call(
+            "note_write",
+            json!({"path": "New.md", "content": "hello\n"}),
+        ),
+        text("Written."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let events = Collected::default();
+    let f = rt
+        .run(req("writer", "write New.md", Approvals::Wait), &|e| {
+            events.push(e)
+        })
+        .unwrap();
+    let Finish::Waiting(w) = f else {
+        panic!("not waiting: {f:?}")
+    };
+    assert_eq!(w.name, "note_write");
+    assert!(!s.vault.root().join("New.md").exists());
+    assert!(
+        events
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|e| matches!(e, AgentEvent::ApprovalNeeded { .. }))
+    );
+    // A run on the same session refuses to go past the waiting approval.
+    let again = rt.run(
+        RunRequest {
+            session: Some(w.session.clone()),
+            ..req("writer", "more", Approvals::Wait)
+        },
+        &|_| (),
+    );
+    assert!(
+        matches!(again, Err(AgentError::Waiting { .. })),
+        "{again:?}"
+    );
+
+    let f = rt
+        .approve(&w.session, true, Approvals::Wait, &|_| ())
+        .unwrap();
+    assert_eq!(done(f).0, "Written.");
+    assert_eq!(
+        std::fs::read_to_string(s.vault.root().join("New.md")).unwrap(),
+        "hello\n"
+    );
+    // The change is in the ledger as the agent's, with the run's id.
+    let entries = s.vault.ledger_list(None).unwrap();
+    let e = entries.iter().find(|e| e.path == "New.md").unwrap();
+    assert_eq!(e.actor, "agent:writer");
+    assert_eq!(e.run.as_deref(), Some(w.run.as_str()));
+    // Answered once: a second approval finds nothing, and nothing runs twice.
+    let second = rt.approve(&w.session, true, Approvals::Wait, &|_| ());
+    assert!(
+        matches!(second, Err(AgentError::NotWaiting { .. })),
+        "{second:?}"
+    );
+    assert_eq!(
+        s.vault
+            .ledger_list(None)
+            .unwrap()
+            .iter()
+            .filter(|e| e.path == "New.md")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn a_refused_call_is_an_error_output_and_the_run_goes_on() {
+    let s = setup(vec![
+        call("note_write", json!({"path": "New.md", "content": "x"})),
+        text("Understood."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let Finish::Waiting(w) = rt
+        .run(req("writer", "write", Approvals::Wait), &|_| ())
+        .unwrap()
+    else {
+        panic!()
+    };
+    let f = rt
+        .approve(&w.session, false, Approvals::Wait, &|_| ())
+        .unwrap();
+    assert_eq!(done(f).0, "Understood.");
+    assert!(!s.vault.root().join("New.md").exists());
+    let outs = tool_texts(&s.model.requests()[1]);
+    assert_eq!(outs, vec!["error: refused by the user"]);
+}
+
+struct Says(Answer);
+impl Approver for Says {
+    fn ask(&self, _: &str, _: &str, _: &Value) -> Answer {
+        self.0
+    }
+}
+
+#[test]
+fn on_a_terminal_always_approves_the_tool_for_the_rest_of_the_run() {
+    let s = setup(vec![
+        calls(&[
+            ("note_write", json!({"path": "A.md", "content": "a"})),
+            ("note_write", json!({"path": "B.md", "content": "b"})),
+        ]),
+        text("Both."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let asked = std::sync::atomic::AtomicUsize::new(0);
+    struct Counting<'a>(&'a std::sync::atomic::AtomicUsize);
+    impl Approver for Counting<'_> {
+        fn ask(&self, _: &str, _: &str, _: &Value) -> Answer {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Answer::Always
+        }
+    }
+    let approver = Counting(&asked);
+    done(
+        rt.run(
+            req("writer", "two notes", Approvals::Ask(&approver)),
+            &|_| (),
+        )
+        .unwrap(),
+    );
+    assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert!(s.vault.root().join("B.md").exists());
+    // "no" refuses.
+    let s = setup(vec![
+        call("note_write", json!({"path": "C.md", "content": "c"})),
+        text("ok"),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    done(
+        rt.run(
+            req("writer", "x", Approvals::Ask(&Says(Answer::No))),
+            &|_| (),
+        )
+        .unwrap(),
+    );
+    assert!(!s.vault.root().join("C.md").exists());
+}
+
+#[test]
+fn permission_rules_allow_and_deny_without_asking() {
+    let mut a = writer();
+    a.permission = vec![
+        PermissionRule {
+            pattern: "note_*".into(),
+            decision: Decision::Allow,
+        },
+        PermissionRule {
+            pattern: "note_append".into(),
+            decision: Decision::Deny,
+        },
+    ];
+    let s = setup(vec![
+        calls(&[
+            ("note_write", json!({"path": "A.md", "content": "a\n"})),
+            ("note_append", json!({"path": "A.md", "text": "more"})),
+        ]),
+        text("done"),
+    ]);
+    let rt = runtime(&s, vec![a]);
+    // Deny holds even with --yes.
+    done(rt.run(req("writer", "x", Approvals::Yes), &|_| ()).unwrap());
+    assert_eq!(
+        std::fs::read_to_string(s.vault.root().join("A.md")).unwrap(),
+        "a\n"
+    );
+    let outs = tool_texts(&s.model.requests()[1]);
+    assert_eq!(
+        outs[1],
+        "error: 'note_append' is refused by a permission rule"
+    );
+}
+
+#[test]
+fn a_dry_run_applies_nothing_and_lists_the_proposals() {
+    let s = setup(vec![
+        calls(&[
+            ("note_read", json!({"path": "Plan.md"})),
+            ("note_write", json!({"path": "New.md", "content": "x"})),
+        ]),
+        text("Proposed."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let (output, _, _, proposed) = done(
+        rt.run(req("writer", "x", Approvals::DryRun), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(output, "Proposed.");
+    assert_eq!(
+        proposed,
+        vec![json!({"tool": "note_write", "arguments": {"path": "New.md", "content": "x"}})]
+    );
+    assert!(!s.vault.root().join("New.md").exists());
+    let outs = tool_texts(&s.model.requests()[1]);
+    assert!(outs[0].contains("Ship it."));
+    assert_eq!(outs[1], "dry run: not applied");
+}
+
+#[test]
+fn the_first_handoff_wins_and_the_next_agent_continues_the_history() {
+    let mut triage = Agent::new("triage", "Route the request.");
+    triage.handoffs = vec![
+        Handoff {
+            agent: "billing".into(),
+            label: None,
+            prompt: None,
+        },
+        Handoff {
+            agent: "support".into(),
+            label: None,
+            prompt: None,
+        },
+    ];
+    let mut billing = Agent::new("billing", "You handle invoices.");
+    billing.handoff_description = Some("Invoices and payments.".into());
+    let support = Agent::new("support", "You help.");
+    let s = setup(vec![
+        calls(&[
+            ("transfer_to_billing", json!({})),
+            ("transfer_to_support", json!({})),
+        ]),
+        text("Your invoice is paid."),
+    ]);
+    let rt = runtime(&s, vec![triage, billing, support]);
+    let events = Collected::default();
+    let f = rt
+        .run(req("triage", "my invoice?", Approvals::Wait), &|e| {
+            events.push(e)
+        })
+        .unwrap();
+    let Finish::Done { agent, output, .. } = f else {
+        panic!()
+    };
+    assert_eq!(
+        (agent.as_str(), output.as_str()),
+        ("billing", "Your invoice is paid.")
+    );
+    let reqs = s.model.requests();
+    let t0: Vec<&Value> = reqs[0]["tools"].as_array().unwrap().iter().collect();
+    let billing_tool = t0
+        .iter()
+        .find(|t| t["function"]["name"] == "transfer_to_billing")
+        .unwrap();
+    assert!(
+        billing_tool["function"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("Invoices and payments.")
+    );
+    assert_eq!(reqs[1]["messages"][0]["content"], "You handle invoices.");
+    assert_eq!(reqs[1]["messages"][1]["content"], "my invoice?");
+    let outs = tool_texts(&reqs[1]);
+    assert_eq!(
+        outs,
+        vec!["transferred to billing", "error: only one handoff per turn"]
+    );
+    let handoffs: Vec<_> = events
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::Handoff { .. }))
+        .cloned()
+        .collect();
+    assert_eq!(
+        handoffs,
+        vec![AgentEvent::Handoff {
+            from: "triage".into(),
+            to: "billing".into()
+        }]
+    );
+}
+
+#[test]
+fn an_agent_as_a_tool_runs_on_a_fresh_history_within_its_callers_tools() {
+    let mut lead = Agent::new("lead", "Lead.");
+    lead.agents_as_tools = vec!["researcher".into()];
+    lead.tools = Some(vec!["note_read".into()]);
+    let mut researcher = Agent::new("researcher", "Research.");
+    researcher.tools = Some(vec!["note_*".into()]);
+    let s = setup(vec![
+        call("ask_researcher", json!({"input": "What does Plan.md say?"})),
+        call("note_read", json!({"path": "Plan.md"})),
+        text("Ship it."),
+        text("The researcher says: ship it."),
+    ]);
+    let rt = runtime(&s, vec![lead, researcher]);
+    let (output, ..) = done(
+        rt.run(req("lead", "plan?", Approvals::Wait), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(output, "The researcher says: ship it.");
+    let reqs = s.model.requests();
+    // The sub-agent saw only its instructions and the input.
+    let sub = &reqs[1]["messages"];
+    assert_eq!(sub.as_array().unwrap().len(), 2);
+    assert_eq!(sub[1]["content"], "What does Plan.md say?");
+    // Its tools are no wider than the caller's: note_read only, not note_write.
+    let names: Vec<&str> = reqs[1]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["note_read"]);
+    assert_eq!(tool_texts(&reqs[3]), vec!["Ship it."]);
+}
+
+#[test]
+fn max_turns_fails_the_run_and_keeps_the_session() {
+    let s = setup(vec![
+        call("vault_list", json!({})),
+        call("vault_list", json!({})),
+        call("vault_list", json!({})),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let r = rt.run(
+        RunRequest {
+            max_turns: Some(2),
+            ..req("writer", "loop", Approvals::Wait)
+        },
+        &|_| (),
+    );
+    let Err(AgentError::MaxTurns { turns, session }) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(turns, 2);
+    assert!(r_err_text(&rt, &session).contains("max turns exceeded"));
+    // Continuing the session gives the model the whole history.
+    s.model.push(vec![text("Finished.")]);
+    let f = rt
+        .run(
+            RunRequest {
+                session: Some(session),
+                ..req("writer", "go on", Approvals::Wait)
+            },
+            &|_| (),
+        )
+        .unwrap();
+    assert_eq!(done(f).0, "Finished.");
+    let last = s.model.requests().last().unwrap().clone();
+    assert_eq!(last["messages"][1]["content"], "loop");
+}
+
+fn r_err_text(rt: &Runtime, session: &str) -> String {
+    let s = Session::open(rt.vault.root(), session).unwrap();
+    serde_json::to_string(s.records()).unwrap()
+}
+
+#[test]
+fn tool_errors_go_back_to_the_model_and_never_abort() {
+    let s = setup(vec![
+        call("no_such_tool", json!({})),
+        Turn::BadArguments("note_read".into(), "{not json".into()),
+        call("note_read", json!({"path": "../outside.md"})),
+        call("note_read", json!({"nope": 1})),
+        text("Gave up."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    done(
+        rt.run(req("writer", "x", Approvals::Wait), &|_| ())
+            .unwrap(),
+    );
+    let outs = tool_texts(s.model.requests().last().unwrap());
+    assert_eq!(outs.len(), 4);
+    for o in &outs {
+        assert!(o.starts_with("error: "), "{o}");
+    }
+    assert!(outs[0].contains("no tool named 'no_such_tool'"));
+    assert!(outs[1].contains("not JSON"));
+}
+
+#[test]
+fn a_call_interrupted_by_a_kill_is_not_run_again() {
+    let s = setup(vec![
+        call("note_write", json!({"path": "A.md", "content": "a"})),
+        text("ok"),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let Finish::Waiting(w) = rt
+        .run(req("writer", "x", Approvals::Wait), &|_| ())
+        .unwrap()
+    else {
+        panic!()
+    };
+    // As if a process approved it, recorded the start and was killed before it finished.
+    let mut sess = Session::open(s.vault.root(), &w.session).unwrap();
+    sess.append(Record::CallStarted {
+        agent: "writer".into(),
+        id: w.id.clone(),
+        name: w.name.clone(),
+    })
+    .unwrap();
+    rt.approve(&w.session, true, Approvals::Wait, &|_| ())
+        .unwrap();
+    assert!(!s.vault.root().join("A.md").exists());
+    let outs = tool_texts(s.model.requests().last().unwrap());
+    assert!(outs[0].contains("interrupted"), "{outs:?}");
+}
+
+#[test]
+fn a_failing_model_falls_back_to_the_next_then_fails_with_the_session() {
+    let mut a = writer();
+    a.model = vec!["openai-compat:first".into(), "openai-compat:second".into()];
+    let s = setup(vec![Turn::Status(400), text("from the second")]);
+    let rt = runtime(&s, vec![a]);
+    let f = rt
+        .run(req("writer", "x", Approvals::Wait), &|_| ())
+        .unwrap();
+    assert_eq!(done(f).0, "from the second");
+    let models: Vec<String> = s
+        .model
+        .requests()
+        .iter()
+        .map(|r| r["model"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(models, vec!["first", "second"]);
+    let s = setup(vec![Turn::Status(400)]);
+    let rt = runtime(&s, vec![writer()]);
+    let r = rt.run(req("writer", "x", Approvals::Wait), &|_| ());
+    assert!(matches!(r, Err(AgentError::Model { .. })), "{r:?}");
+}
+
+#[test]
+fn unknown_agents_name_the_known_ones() {
+    let s = setup(vec![]);
+    let rt = runtime(&s, vec![writer()]);
+    let Err(e) = rt.run(req("nobody", "x", Approvals::Wait), &|_| ()) else {
+        panic!()
+    };
+    assert!(e.hint().contains("writer"), "{}", e.hint());
+}
