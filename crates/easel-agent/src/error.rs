@@ -90,3 +90,13 @@ impl AgentError {
         }
     }
 }
+
+impl easel_core::Diagnose for AgentError {
+    fn kind(&self) -> ErrorKind {
+        AgentError::kind(self)
+    }
+
+    fn hint(&self) -> String {
+        AgentError::hint(self)
+    }
+}

@@ -13,6 +13,7 @@ mod error;
 mod events;
 mod model;
 mod permission;
+mod run_ops;
 mod runner;
 mod session;
 mod tool;
@@ -23,6 +24,10 @@ pub use approval::{Answer, Approver, Waiting};
 pub use error::AgentError;
 pub use events::AgentEvent;
 pub use model::{LlmModel, Model, ModelFailure};
+pub use run_ops::{
+    AgentApprove, AgentApproveInput, AgentRun, AgentRunInput, AgentRunOutput, Loader,
+    register_run_ops,
+};
 pub use runner::{Approvals, Collected, Finish, MAX_DEPTH, RunRequest, Runtime};
 pub use session::{Record, SESSIONS_DIR, Session};
 pub use tool::{AgentTool, CallOp, ToolOutput};
