@@ -15,6 +15,8 @@ mod model;
 mod permission;
 mod run_ops;
 mod runner;
+#[doc(hidden)]
+pub mod scripted;
 mod session;
 mod tool;
 mod toolset;

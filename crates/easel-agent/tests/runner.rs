@@ -2,9 +2,7 @@
 //! and the real operations of a temporary vault.
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{Scripted, Turn, call, calls, text};
+use easel_agent::scripted::{Scripted, Turn, call, calls, text};
 use easel_agent::{
     Agent, AgentError, AgentEvent, Answer, Approvals, Approver, Collected, Decision, Finish,
     Handoff, LlmModel, PermissionRule, Record, RunRequest, Runtime, Session,
@@ -22,7 +20,7 @@ struct Setup {
 fn setup(turns: Vec<Turn>) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let model = Scripted::start(turns);
-    model.configure(dir.path());
+    model.configure(dir.path()).unwrap();
     std::fs::write(dir.path().join("Plan.md"), "# Plan\n\nShip it.\n").unwrap();
     let vault = Vault::open(dir.path()).unwrap();
     Setup {

@@ -1,8 +1,7 @@
-//! A scripted model server: an HTTP server on 127.0.0.1 that speaks OpenAI's streamed Chat
+//! A scripted model server, for tests of the runtime and of front ends over it: an HTTP server on 127.0.0.1 that speaks OpenAI's streamed Chat
 //! Completions and answers each request with the next turn of a script, recording what it
 //! was sent. The runtime talks to it through `easel-llm`'s real `openai-compat` provider, so
 //! the runner's semantics are tested exactly, over the real wire format.
-#![allow(dead_code, clippy::unwrap_used)]
 
 use serde_json::{Value, json};
 use std::collections::VecDeque;
@@ -53,8 +52,8 @@ pub struct Scripted {
 
 impl Scripted {
     pub fn start(turns: Vec<Turn>) -> Scripted {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
         let shared = Arc::new(Mutex::new(Shared {
             script: turns.into(),
             ..Shared::default()
@@ -72,16 +71,16 @@ impl Scripted {
 
     /// More turns at the end of the script.
     pub fn push(&self, turns: Vec<Turn>) {
-        self.shared.lock().unwrap().script.extend(turns);
+        lock(&self.shared).script.extend(turns);
     }
 
     /// The request bodies received, in order.
     pub fn requests(&self) -> Vec<Value> {
-        self.shared.lock().unwrap().requests.clone()
+        lock(&self.shared).requests.clone()
     }
 
     pub fn left(&self) -> usize {
-        self.shared.lock().unwrap().script.len()
+        lock(&self.shared).script.len()
     }
 
     /// `.easel/config.toml` text pointing `openai-compat` at this server.
@@ -93,14 +92,17 @@ impl Scripted {
     }
 
     /// Writes [`Scripted::config`] into the vault.
-    pub fn configure(&self, vault: &Path) {
-        std::fs::create_dir_all(vault.join(".easel")).unwrap();
-        std::fs::write(vault.join(".easel/config.toml"), self.config()).unwrap();
+    pub fn configure(&self, vault: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(vault.join(".easel"))?;
+        std::fs::write(vault.join(".easel/config.toml"), self.config())
     }
 }
 
 fn serve(conn: TcpStream, shared: &Mutex<Shared>) {
-    let mut reader = BufReader::new(conn.try_clone().unwrap());
+    let Ok(read_half) = conn.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
     let mut conn = conn;
     loop {
         let mut line = String::new();
@@ -122,10 +124,12 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) {
             }
         }
         let mut body = vec![0; len];
-        reader.read_exact(&mut body).unwrap();
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let (turn, n) = {
-            let mut s = shared.lock().unwrap();
+            let mut s = lock(shared);
             s.requests.push(body);
             s.calls += 1;
             (s.script.pop_front(), s.calls)
@@ -190,7 +194,7 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) {
                 ));
                 "tool_calls"
             }
-            Turn::Status(_) => unreachable!(),
+            Turn::Status(_) => "stop",
         };
         events.push(chunk(json!({}), json!(finish)));
         events.push(json!({"id": format!("r{n}"), "object": "chat.completion.chunk", "choices": [],
@@ -206,4 +210,8 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) {
             out.len()
         );
     }
+}
+
+fn lock(m: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
