@@ -1,5 +1,5 @@
 //! `layered`: a Sugiyama layout. Cycles are broken by reversing depth-first back edges, boxes
-//! are ranked by longest path (sources pulled down next to their successors), long edges get a
+//! are ranked by network simplex (see `rank`), long edges get a
 //! chain of dummy boxes, barycentre sweeps with transposition reduce crossings, and positions
 //! across the ranks come from weighted isotonic regression, which keeps the order and the gaps
 //! while pulling each box towards its neighbours. Dummy chains weigh more and are finally
@@ -7,6 +7,7 @@
 //! side to side, so a straight chain is what keeps that line clear of the boxes in between.
 
 use crate::flat::{Axes, Graph};
+use crate::rank::{acyclic, ranks};
 
 /// The cross-axis room a long edge keeps free in each rank it passes.
 const DUMMY_WIDTH: f64 = 24.0;
@@ -27,127 +28,6 @@ pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> 
     g.straighten(spacing);
     g.clear_lines(spacing);
     g.positions(n, axes, spacing)
-}
-
-/// The edges with every depth-first back edge reversed, so the graph has no cycle.
-fn acyclic(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in edges {
-        out[a].push(b);
-    }
-    // 0 unseen, 1 on the stack, 2 done.
-    let mut state = vec![0u8; n];
-    let mut back = std::collections::HashSet::new();
-    for s in 0..n {
-        if state[s] != 0 {
-            continue;
-        }
-        let mut stack = vec![(s, 0usize)];
-        state[s] = 1;
-        while let Some(&mut (u, ref mut i)) = stack.last_mut() {
-            if let Some(&v) = out[u].get(*i) {
-                *i += 1;
-                match state[v] {
-                    0 => {
-                        state[v] = 1;
-                        stack.push((v, 0));
-                    }
-                    1 => {
-                        back.insert((u, v));
-                    }
-                    _ => {}
-                }
-            } else {
-                state[u] = 2;
-                stack.pop();
-            }
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    edges
-        .iter()
-        .map(|&(a, b)| {
-            if back.contains(&(a, b)) {
-                (b, a)
-            } else {
-                (a, b)
-            }
-        })
-        .filter(|e| seen.insert(*e))
-        .collect()
-}
-
-/// Longest-path ranks, then every box pulled as close to its successors as it can go, which
-/// shortens the edges of sources that longest path leaves at the top.
-fn ranks(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indeg = vec![0usize; n];
-    for &(a, b) in edges {
-        out[a].push(b);
-        indeg[b] += 1;
-    }
-    let mut topo = Vec::with_capacity(n);
-    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
-    let mut left = indeg.clone();
-    while let Some(u) = queue.pop_front() {
-        topo.push(u);
-        for &v in &out[u] {
-            left[v] -= 1;
-            if left[v] == 0 {
-                queue.push_back(v);
-            }
-        }
-    }
-    let mut rank = vec![0usize; n];
-    for &u in &topo {
-        for &v in &out[u] {
-            rank[v] = rank[v].max(rank[u] + 1);
-        }
-    }
-    for &u in topo.iter().rev() {
-        if let Some(min) = out[u].iter().map(|&v| rank[v]).min()
-            && indeg[u] == 0
-        {
-            rank[u] = min.saturating_sub(1).max(rank[u]);
-        }
-    }
-    // Then each box moves, within the ranks its edges allow, to the one that makes its edges
-    // shortest (the median of its neighbours' ranks): a cheap stand-in for network simplex that
-    // removes most of the long edges longest path leaves.
-    let mut inn: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b) in edges {
-        inn[b].push(a);
-    }
-    for _ in 0..8 {
-        let mut changed = false;
-        for &u in &topo {
-            let lo = inn[u].iter().map(|&v| rank[v] + 1).max().unwrap_or(0);
-            let hi = out[u]
-                .iter()
-                .map(|&v| rank[v].saturating_sub(1))
-                .min()
-                .unwrap_or(usize::MAX);
-            if inn[u].len() + out[u].len() == 0 || lo > hi {
-                continue;
-            }
-            // Edge length is |rank[u] - rank[v]| summed; its minimum is at a median.
-            let mut ranks_of: Vec<usize> = inn[u].iter().chain(&out[u]).map(|&v| rank[v]).collect();
-            ranks_of.sort_unstable();
-            let median = ranks_of[(ranks_of.len() - 1) / 2];
-            let cost = |r: usize| ranks_of.iter().map(|&x| x.abs_diff(r)).sum::<usize>();
-            let best = median.clamp(lo, hi);
-            if cost(best) < cost(rank[u]) {
-                rank[u] = best;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    let min = rank.iter().copied().min().unwrap_or(0);
-    rank.iter_mut().for_each(|r| *r -= min);
-    rank
 }
 
 /// The ranks with their boxes in order, dummies included.

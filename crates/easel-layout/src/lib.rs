@@ -31,6 +31,7 @@ mod grid;
 mod layered;
 pub mod metrics;
 mod radial;
+mod rank;
 mod separate;
 mod tree;
 
