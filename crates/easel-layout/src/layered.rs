@@ -12,8 +12,18 @@ use crate::rank::{acyclic, ranks};
 /// The cross-axis room a long edge keeps free in each rank it passes.
 const DUMMY_WIDTH: f64 = 24.0;
 
-/// How many crossings moving one box out of an edge's way may add.
-const ALLOWED_CROSSINGS: usize = 1;
+/// How many moves of a box out of an edge's way are tried and judged on the drawing.
+const TRIES: usize = 150;
+
+/// Straightening rounds after one change: the drawing was straight before it.
+const RETRY_ROUNDS: usize = 3;
+
+/// A line through a box is as bad as this many crossings: a reader can follow a line across
+/// another, but not one that vanishes behind a box.
+const HIT_WEIGHT: usize = 3;
+
+/// The most room `clear_lines` adds after one rank, in multiples of the spacing.
+const MAX_EXTRA: f64 = 8.0;
 
 pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
     let n = graph.sizes.len();
@@ -25,14 +35,14 @@ pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> 
     let g = Layers::build(n, &edges, &rank, graph, axes);
     // Fewest crossings between ranks is not fewest crossings of the straight lines JSON
     // Canvas draws, so each good order is drawn and the drawing itself is the judge.
-    let mut best: Option<((usize, usize), Vec<(f64, f64)>)> = None;
+    let mut best: Option<(Score, Vec<(f64, f64)>)> = None;
     for order in g.candidate_orders() {
         let mut h = g.with_order(order);
         h.coordinates(spacing);
-        h.straighten(spacing);
+        h.straighten(spacing, 10);
         h.clear_lines(spacing);
         let positions = h.positions(n, axes, spacing);
-        let score = drawn(&positions, graph, &edges, axes);
+        let score = drawn(&positions, &graph.sizes, &edges, axes);
         if best.as_ref().is_none_or(|(s, _)| score < *s) {
             best = Some((score, positions));
         }
@@ -40,41 +50,20 @@ pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> 
     best.map(|(_, p)| p).unwrap_or_default()
 }
 
+/// See [`drawn`].
+type Score = (usize, usize);
+
 /// How a drawing scores, lower is better: crossings of the straight lines plus the lines
-/// through boxes, each weighing the same, then the lines through boxes alone.
+/// through boxes, each of those weighing as much as [`HIT_WEIGHT`] crossings, then the lines
+/// through boxes alone.
 fn drawn(
     positions: &[(f64, f64)],
-    graph: &Graph,
+    sizes: &[(f64, f64)],
     edges: &[(usize, usize)],
     axes: Axes,
 ) -> (usize, usize) {
-    use crate::metrics::{MBox, MEdge, measure};
-    use easel_canvas::{Rect, Side};
-    let boxes: Vec<MBox> = positions
-        .iter()
-        .zip(&graph.sizes)
-        .map(|(&(x, y), &(w, h))| MBox {
-            rect: Rect::new(x, y, w, h),
-            group: false,
-        })
-        .collect();
-    // Every edge runs from a lower rank to a higher one, so it leaves the far side.
-    let (from_side, to_side) = if axes.right {
-        (Side::Right, Side::Left)
-    } else {
-        (Side::Bottom, Side::Top)
-    };
-    let lines: Vec<MEdge> = edges
-        .iter()
-        .map(|&(from, to)| MEdge {
-            from,
-            to,
-            from_side,
-            to_side,
-        })
-        .collect();
-    let m = measure(&boxes, &lines);
-    (m.crossings + m.edge_node_overlaps, m.edge_node_overlaps)
+    let (crossings, through) = crate::judge::lines(positions, sizes, edges, axes);
+    (crossings + HIT_WEIGHT * through, through)
 }
 
 /// The ranks with their boxes in order, dummies included.
@@ -95,6 +84,13 @@ struct Layers {
     centre: Vec<f64>,
     /// Where a dummy should be to lie on its edge's straight line.
     target: Vec<f64>,
+    /// The real boxes' sizes, the acyclic edges between them and the axes, to score a
+    /// drawing.
+    sizes: Vec<(f64, f64)>,
+    edges: Vec<(usize, usize)>,
+    axes: Axes,
+    /// Room added after each rank to clear a line.
+    extra: Vec<f64>,
 }
 
 impl Layers {
@@ -161,6 +157,10 @@ impl Layers {
             chain,
             centre: vec![0.0; total],
             target: vec![0.0; total],
+            sizes: graph.sizes.clone(),
+            edges: edges.to_vec(),
+            axes,
+            extra: vec![0.0; ranks],
         }
     }
 
@@ -366,11 +366,12 @@ impl Layers {
         let mut want = Vec::with_capacity(layer.len());
         let mut weight = Vec::with_capacity(layer.len());
         for &u in layer {
-            let nbs: Vec<usize> = match pull {
-                Pull::Up => self.up[u].clone(),
-                Pull::Down => self.down[u].clone(),
-                Pull::Both => self.up[u].iter().chain(&self.down[u]).copied().collect(),
+            let (above, below): (&[usize], &[usize]) = match pull {
+                Pull::Up => (&self.up[u], &[]),
+                Pull::Down => (&[], &self.down[u]),
+                Pull::Both => (&self.up[u], &self.down[u]),
             };
+            let count = above.len() + below.len();
             let mut w = if u >= self.real { 4.0 } else { 1.0 };
             let target = match self.chain[u] {
                 Some(_) if straighten => {
@@ -378,15 +379,31 @@ impl Layers {
                     self.target[u]
                 }
                 // While edges are straightened, boxes stay unless a corridor pushes them.
-                _ if nbs.is_empty() || straighten => self.centre[u],
-                _ => nbs.iter().map(|&v| self.centre[v]).sum::<f64>() / nbs.len() as f64,
+                _ if count == 0 || straighten => self.centre[u],
+                _ => {
+                    above
+                        .iter()
+                        .chain(below)
+                        .map(|&v| self.centre[v])
+                        .sum::<f64>()
+                        / count as f64
+                }
             };
             want.push(target);
             weight.push(w);
         }
         let gaps: Vec<f64> = layer
             .windows(2)
-            .map(|p| (self.lens[p[0]].1 + self.lens[p[1]].1) / 2.0 + gap(p, self.real, spacing))
+            .map(|p| {
+                let (a, b) = (self.lens[p[0]].1, self.lens[p[1]].1);
+                if straighten && p.iter().all(|&u| u >= self.real) {
+                    // Lines may run as close as they like (even cross) but each sweep's
+                    // edges must stay in order, so a box beside the run clears all of them.
+                    (a - b).abs() / 2.0
+                } else {
+                    (a + b) / 2.0 + gap(p, self.real, spacing)
+                }
+            })
             .collect();
         let placed = isotonic(&want, &weight, &gaps);
         for (&u, c) in layer.iter().zip(placed) {
@@ -411,7 +428,7 @@ impl Layers {
                 .iter()
                 .map(|&u| self.down[u].len())
                 .sum::<usize>();
-            at += depth[r] + spacing * 1.5 + (fan as f64).sqrt() * 8.0;
+            at += depth[r] + spacing * 1.5 + (fan as f64).sqrt() * 8.0 + self.extra[r];
         }
         (band_at, depth)
     }
@@ -451,63 +468,124 @@ impl Layers {
         out
     }
 
-    /// Where straightening could not clear a line (a box sits between two edges that meet at
-    /// one node), moves the box to the other side of the edge in its rank and straightens
-    /// again, keeping the arrangement with the fewest boxes in the way.
+    /// The drawing's score (see [`drawn`]).
+    fn score(&self, spacing: f64) -> (usize, usize) {
+        let positions = self.positions(self.real, self.axes, spacing);
+        drawn(&positions, &self.sizes, &self.edges, self.axes)
+    }
+
+    /// Where straightening could not clear a line (a box sits between edges that meet at one
+    /// node, or in a crowded rank), tries the box on the other side of the edge, or of the
+    /// whole run of edges next to it, straightens again, and keeps the move when the drawing
+    /// scores better. The number of tries is bounded, which bounds the time.
     fn clear_lines(&mut self, spacing: f64) {
-        let mut best = self.hits(spacing).len();
-        if best == 0 {
-            return;
-        }
-        let mut kept = (self.layers.clone(), self.centre.clone(), self.lens.clone());
-        for _ in 0..6 {
-            let hits = self.hits(spacing);
-            let mut moved = std::collections::HashSet::new();
-            let mut crossings = self.crossings();
-            for (u, d) in hits {
-                if !moved.insert(u) {
+        let mut best = self.score(spacing);
+        let mut budget = TRIES;
+        for _ in 0..4 {
+            if best.1 == 0 || budget == 0 {
+                return;
+            }
+            let mut improved = false;
+            let mut tried = std::collections::HashSet::new();
+            for (u, d) in self.hits(spacing) {
+                if !tried.insert(u) {
                     continue;
                 }
-                let before = self.layers[self.rank[u]].clone();
-                let layer = &mut self.layers[self.rank[u]];
-                let (Some(iu), Some(id)) = (
-                    layer.iter().position(|&x| x == u),
-                    layer.iter().position(|&x| x == d),
-                ) else {
-                    continue;
-                };
-                layer.remove(iu);
-                let id = if iu < id { id - 1 } else { id };
-                let to = if iu <= id { id + 1 } else { id };
-                layer.insert(to.min(layer.len()), u);
-                // A line cleared at the price of new crossings is no better for a reader.
-                let now = self.crossings();
-                if now > crossings + ALLOWED_CROSSINGS {
-                    self.layers[self.rank[u]] = before;
-                } else {
-                    crossings = now;
+                for change in self.moves(u, d, spacing) {
+                    if budget == 0 {
+                        return;
+                    }
+                    budget -= 1;
+                    let r = self.rank[u];
+                    let saved = (
+                        self.layers[r].clone(),
+                        self.extra.clone(),
+                        self.centre.clone(),
+                        self.lens.clone(),
+                    );
+                    match change {
+                        Change::Order(order) => self.layers[r] = order,
+                        Change::Gap(g, by) => self.extra[g] += by,
+                    }
+                    self.straighten(spacing, RETRY_ROUNDS);
+                    let now = self.score(spacing);
+                    if now < best {
+                        best = now;
+                        improved = true;
+                        break;
+                    }
+                    (self.layers[r], self.extra, self.centre, self.lens) = saved;
                 }
             }
-            self.straighten(spacing);
-            let now = self.hits(spacing).len();
-            if now < best {
-                best = now;
-                kept = (self.layers.clone(), self.centre.clone(), self.lens.clone());
-            }
-            if now == 0 {
-                break;
+            if !improved {
+                return;
             }
         }
-        (self.layers, self.centre, self.lens) = kept;
+    }
+
+    /// Orders of `u`'s rank with `u` moved past dummy `d`, past the run of dummies `d` is part
+    /// of, and past every dummy whose edge shares an end with `d`'s: lines that meet at one
+    /// box close in on each other near it, and a box between them is hit however it moves.
+    fn moves(&self, u: usize, d: usize, spacing: f64) -> Vec<Change> {
+        let r = self.rank[u];
+        let layer = &self.layers[r];
+        let (Some(iu), Some(id)) = (
+            layer.iter().position(|&x| x == u),
+            layer.iter().position(|&x| x == d),
+        ) else {
+            return Vec::new();
+        };
+        let Some((a, b, _)) = self.chain[d] else {
+            return Vec::new();
+        };
+        let mut ends = vec![id];
+        let mut run = id;
+        while iu < id && run + 1 < layer.len() && layer[run + 1] >= self.real {
+            run += 1;
+        }
+        while iu > id && run > 0 && layer[run - 1] >= self.real {
+            run -= 1;
+        }
+        ends.push(run);
+        let shares =
+            |x: usize| self.chain[x].is_some_and(|(p, q, _)| p == a || q == b || p == b || q == a);
+        let wedge = if iu < id {
+            (id..layer.len()).rev().find(|&i| shares(layer[i]))
+        } else {
+            (0..=id).find(|&i| shares(layer[i]))
+        };
+        ends.extend(wedge);
+        ends.sort_unstable();
+        ends.dedup();
+        // More room between u's rank and the line's nearer end spreads the lines that meet
+        // there, so the box may fit between them without moving across any.
+        let gap = if r - self.rank[a] <= self.rank[b] - r {
+            r - 1
+        } else {
+            r
+        };
+        let mut out = Vec::new();
+        if self.extra[gap] < MAX_EXTRA * spacing {
+            out.push(Change::Gap(gap, 2.0 * spacing));
+        }
+        out.extend(ends.into_iter().map(|end| {
+            let mut order = layer.clone();
+            order.remove(iu);
+            // Index `end` of the shortened rank is just past the old `end`, on the side away
+            // from where u was, whichever side that was.
+            order.insert(end, u);
+            Change::Order(order)
+        }));
+        out
     }
 
     /// Pulls every long edge's dummies onto the straight line JSON Canvas will draw (from the
     /// middle of the source's far side to the middle of the target's near side), and widens
     /// each dummy to the room that line sweeps through its rank, so the isotonic placement
     /// pushes boxes out of its way.
-    fn straighten(&mut self, spacing: f64) {
+    fn straighten(&mut self, spacing: f64, rounds: usize) {
         let (band_at, depth) = self.bands(spacing);
-        for round in 0..10 {
+        for round in 0..rounds {
             for u in self.real..self.rank.len() {
                 let Some((a, b, _)) = self.chain[u] else {
                     continue;
@@ -522,6 +600,7 @@ impl Layers {
                 self.target[u] = x0 + slope * (mid - y0);
                 self.lens[u].1 = DUMMY_WIDTH.max(slope.abs() * depth[r] + 4.0);
             }
+            self.sort_dummies();
             let ranks = self.layers.len();
             let order: Vec<usize> = if round % 2 == 0 {
                 (0..ranks).collect()
@@ -530,6 +609,26 @@ impl Layers {
             };
             for r in order {
                 self.settle(r, Pull::Both, true, spacing);
+            }
+        }
+    }
+
+    /// Puts the dummies of each rank in the order of their lines, in the places dummies
+    /// already hold. Where two straight lines cross is fixed by their ends, so this costs no
+    /// crossing, and it lets every dummy reach its line instead of being held off it by a
+    /// dummy whose line it crosses elsewhere.
+    fn sort_dummies(&mut self) {
+        for layer in &mut self.layers {
+            let mut dummies: Vec<usize> =
+                layer.iter().copied().filter(|&u| u >= self.real).collect();
+            dummies.sort_by(|&a, &b| self.target[a].total_cmp(&self.target[b]));
+            let mut next = dummies.into_iter();
+            for slot in layer.iter_mut() {
+                if *slot >= self.real
+                    && let Some(d) = next.next()
+                {
+                    *slot = d;
+                }
             }
         }
     }
@@ -549,6 +648,12 @@ impl Layers {
             })
             .collect()
     }
+}
+
+/// A change `clear_lines` tries: a new order of one rank, or more room after a rank.
+enum Change {
+    Order(Vec<usize>),
+    Gap(usize, f64),
 }
 
 #[derive(Clone, Copy)]
@@ -632,5 +737,41 @@ mod tests {
         let mut l = Layers::build(4, &g.edges, &ranks(4, &g.edges), &g, Axes { right: false });
         l.sweeps();
         assert_eq!(l.crossings(), 0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn boxes_never_overlap_and_edges_run_down_the_ranks(
+            sizes in proptest::collection::vec((10.0..200.0f64, 10.0..120.0f64), 1..30),
+            raw in proptest::collection::vec((0usize..30, 0usize..30), 0..60),
+            right in proptest::bool::ANY,
+        ) {
+            let n = sizes.len();
+            let edges: Vec<(usize, usize)> =
+                raw.into_iter().map(|(a, b)| (a % n, b % n)).filter(|(a, b)| a != b).collect();
+            let g = Graph { sizes: sizes.clone(), edges: edges.clone() };
+            let axes = Axes { right };
+            let at = place(&g, axes, 20.0);
+            proptest::prop_assert_eq!(at.len(), n);
+            let rect = |i: usize| {
+                let (x, y) = at[i];
+                let (w, h) = sizes[i];
+                (x, y, x + w, y + h)
+            };
+            for i in 0..n {
+                for j in i + 1..n {
+                    let (a, b) = (rect(i), rect(j));
+                    let apart = a.2 <= b.0 + 1e-6 || b.2 <= a.0 + 1e-6 || a.3 <= b.1 + 1e-6 || b.3 <= a.1 + 1e-6;
+                    proptest::prop_assert!(apart, "{} {:?} overlaps {} {:?}", i, a, j, b);
+                }
+            }
+            // After the cycles are broken every edge ends in a later rank: its target lies
+            // wholly beyond its source along the layout's direction.
+            for (a, b) in acyclic(n, &edges) {
+                let (ra, rb) = (rect(a), rect(b));
+                let (end, start) = if right { (ra.2, rb.0) } else { (ra.3, rb.1) };
+                proptest::prop_assert!(start >= end - 1e-6, "{} -> {}: {:?} {:?}", a, b, ra, rb);
+            }
+        }
     }
 }

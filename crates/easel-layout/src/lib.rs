@@ -28,6 +28,7 @@ mod canvas;
 mod error;
 mod flat;
 mod grid;
+mod judge;
 mod layered;
 pub mod metrics;
 mod radial;

@@ -140,9 +140,9 @@ fn network_simplex(n: usize, edges: &[(usize, usize)], rank: &mut [i64]) {
         };
         let s = slack(rank, edges[enter]);
         let delta = if inside(edges[enter].1) { -s } else { s };
-        for x in 0..n {
+        for (x, r) in rank.iter_mut().enumerate() {
             if inside(x) {
-                rank[x] += delta;
+                *r += delta;
             }
         }
         in_tree[leave] = false;
