@@ -22,16 +22,21 @@ pub(crate) fn lines(
     edges: &[(usize, usize)],
     axes: Axes,
 ) -> (usize, usize) {
+    // Mirrored across the diagonal when the edges run down, so x is always the direction of
+    // the edges: lines and boxes are then sorted along it, where they spread out most.
+    // Crossings and hits do not change under the mirror.
     let rects: Vec<Rect> = positions
         .iter()
         .zip(sizes)
-        .map(|(&(x, y), &(w, h))| Rect::new(x, y, w, h))
+        .map(|(&(x, y), &(w, h))| {
+            if axes.right {
+                Rect::new(x, y, w, h)
+            } else {
+                Rect::new(y, x, h, w)
+            }
+        })
         .collect();
-    let (from_side, to_side) = if axes.right {
-        (Side::Right, Side::Left)
-    } else {
-        (Side::Bottom, Side::Top)
-    };
+    let (from_side, to_side) = (Side::Right, Side::Left);
     let mut segs: Vec<Line> = edges
         .iter()
         .filter(|&&(a, b)| a < rects.len() && b < rects.len() && a != b)
