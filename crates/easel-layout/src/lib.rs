@@ -39,5 +39,6 @@ mod tree;
 pub use canvas::{Outcome, Request, Scope, canvas_metrics, layout_canvas, sides_for};
 pub use error::LayoutError;
 pub use flat::{Algo, Direction, Graph, Ignored, Options, Placement, place};
+pub use layered::{Layered, LayeredOptions, layered};
 pub use metrics::{Metrics, measure};
 pub use separate::separate;

@@ -25,6 +25,10 @@ const HIT_WEIGHT: usize = 3;
 /// The most room `clear_lines` adds after one rank, in multiples of the spacing.
 const MAX_EXTRA: f64 = 8.0;
 
+mod api;
+
+pub use api::{Layered, LayeredOptions, layered};
+
 pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
     let n = graph.sizes.len();
     if n == 0 {
@@ -32,22 +36,26 @@ pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> 
     }
     let edges = acyclic(n, &graph.edges);
     let rank = ranks(n, &edges);
-    let g = Layers::build(n, &edges, &rank, graph, axes);
-    // Fewest crossings between ranks is not fewest crossings of the straight lines JSON
-    // Canvas draws, so each good order is drawn and the drawing itself is the judge.
-    let mut best: Option<(Score, Vec<(f64, f64)>)> = None;
+    let g = Layers::build(n, &edges, &rank, graph, axes, None);
+    best_drawing(g, spacing).positions(n, axes, spacing)
+}
+
+/// Orders, places and straightens `g` from each candidate order and keeps the drawing that
+/// scores best. Fewest crossings between ranks is not fewest crossings of the straight lines
+/// JSON Canvas draws, so each good order is drawn and the drawing itself is the judge.
+fn best_drawing(g: Layers, spacing: f64) -> Layers {
+    let mut best: Option<(Score, Layers)> = None;
     for order in g.candidate_orders() {
         let mut h = g.with_order(order);
         h.coordinates(spacing);
         h.straighten(spacing, 10);
         h.clear_lines(spacing);
-        let positions = h.positions(n, axes, spacing);
-        let score = drawn(&positions, &graph.sizes, &edges, axes);
+        let score = h.score(spacing);
         if best.as_ref().is_none_or(|(s, _)| score < *s) {
-            best = Some((score, positions));
+            best = Some((score, h));
         }
     }
-    best.map(|(_, p)| p).unwrap_or_default()
+    best.map_or(g, |(_, h)| h)
 }
 
 /// See [`drawn`].
@@ -88,9 +96,13 @@ struct Layers {
     /// drawing.
     sizes: Vec<(f64, f64)>,
     edges: Vec<(usize, usize)>,
+    /// The dummies of each edge, from its source's end.
+    chains: Vec<Vec<usize>>,
     axes: Axes,
     /// Room added after each rank to clear a line.
     extra: Vec<f64>,
+    /// The caller's gap between ranks, if any.
+    rank_gap: Option<f64>,
 }
 
 impl Layers {
@@ -100,8 +112,10 @@ impl Layers {
         rank: &[usize],
         graph: &Graph,
         axes: Axes,
+        rank_gap: Option<f64>,
     ) -> Layers {
         let mut rank = rank.to_vec();
+        let mut chains = Vec::with_capacity(edges.len());
         let mut lens: Vec<(f64, f64)> = graph.sizes.iter().map(|&s| axes.lens(s)).collect();
         let mut chain = vec![None; n];
         let mut up: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -109,8 +123,10 @@ impl Layers {
         for &(a, b) in edges {
             let (ra, rb) = (rank[a], rank[b]);
             let mut prev = a;
+            let mut dummies = Vec::new();
             for r in ra + 1..rb {
                 let d = rank.len();
+                dummies.push(d);
                 rank.push(r);
                 lens.push((0.0, DUMMY_WIDTH));
                 chain.push(Some((a, b, (r - ra) as f64 / (rb - ra) as f64)));
@@ -121,6 +137,7 @@ impl Layers {
             }
             down[prev].push(b);
             up[b].push(prev);
+            chains.push(dummies);
         }
         let ranks = rank.iter().copied().max().map_or(0, |r| r + 1);
         // First order: depth first from the sources, so connected boxes start out together.
@@ -159,8 +176,10 @@ impl Layers {
             target: vec![0.0; total],
             sizes: graph.sizes.clone(),
             edges: edges.to_vec(),
+            chains,
             axes,
             extra: vec![0.0; ranks],
+            rank_gap,
         }
     }
 
@@ -428,7 +447,10 @@ impl Layers {
                 .iter()
                 .map(|&u| self.down[u].len())
                 .sum::<usize>();
-            at += depth[r] + spacing * 1.5 + (fan as f64).sqrt() * 8.0 + self.extra[r];
+            let gap = self
+                .rank_gap
+                .unwrap_or(spacing * 1.5 + (fan as f64).sqrt() * 8.0);
+            at += depth[r] + gap + self.extra[r];
         }
         (band_at, depth)
     }
@@ -633,12 +655,18 @@ impl Layers {
         }
     }
 
+    /// Where the drawing starts across the ranks: the first box's edge or the first line.
+    fn min_cross(&self) -> f64 {
+        let boxes = (0..self.real).map(|u| self.centre[u] - self.lens[u].1 / 2.0);
+        let lines = (self.real..self.rank.len()).map(|d| self.centre[d]);
+        let min = boxes.chain(lines).fold(f64::INFINITY, f64::min);
+        if min.is_finite() { min } else { 0.0 }
+    }
+
     /// Top-left corners of the real boxes, centred in their rank's band.
     fn positions(&self, n: usize, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
         let (band_at, depth) = self.bands(spacing);
-        let min_cross = (0..n)
-            .map(|u| self.centre[u] - self.lens[u].1 / 2.0)
-            .fold(f64::INFINITY, f64::min);
+        let min_cross = self.min_cross();
         (0..n)
             .map(|u| {
                 let r = self.rank[u];
@@ -734,7 +762,14 @@ mod tests {
             sizes: vec![(100.0, 50.0); 4],
             edges: vec![(0, 1), (0, 2), (1, 3), (2, 3)],
         };
-        let mut l = Layers::build(4, &g.edges, &ranks(4, &g.edges), &g, Axes { right: false });
+        let mut l = Layers::build(
+            4,
+            &g.edges,
+            &ranks(4, &g.edges),
+            &g,
+            Axes { right: false },
+            None,
+        );
         l.sweeps();
         assert_eq!(l.crossings(), 0);
     }
