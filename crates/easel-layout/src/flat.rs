@@ -176,6 +176,6 @@ pub fn place(graph: &Graph, options: &Options) -> Placement {
     }
 }
 
-fn finite_size(v: f64) -> f64 {
+pub(crate) fn finite_size(v: f64) -> f64 {
     if v.is_finite() { v.max(0.0) } else { 0.0 }
 }

@@ -28,14 +28,17 @@ mod canvas;
 mod error;
 mod flat;
 mod grid;
+mod judge;
 mod layered;
 pub mod metrics;
 mod radial;
+mod rank;
 mod separate;
 mod tree;
 
 pub use canvas::{Outcome, Request, Scope, canvas_metrics, layout_canvas, sides_for};
 pub use error::LayoutError;
 pub use flat::{Algo, Direction, Graph, Ignored, Options, Placement, place};
+pub use layered::{Layered, LayeredOptions, layered};
 pub use metrics::{Metrics, measure};
 pub use separate::separate;

@@ -47,14 +47,14 @@ pub fn anchor(r: &Rect, side: Side) -> (f64, f64) {
     }
 }
 
-type Seg = ((f64, f64), (f64, f64));
+pub(crate) type Seg = ((f64, f64), (f64, f64));
 
 fn orient(a: (f64, f64), b: (f64, f64), c: (f64, f64)) -> f64 {
     (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
 }
 
 /// True when two segments cross at a point inside both (touching ends do not count).
-fn cross(s: Seg, t: Seg) -> bool {
+pub(crate) fn cross(s: Seg, t: Seg) -> bool {
     let d1 = orient(t.0, t.1, s.0);
     let d2 = orient(t.0, t.1, s.1);
     let d3 = orient(s.0, s.1, t.0);

@@ -2,16 +2,17 @@
 //! Run: cargo bench -p easel-render
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use easel_render::{LayoutOptions, Scene, Size, TextStyle, layered, render_canvas};
+use easel_layout::{Graph, LayeredOptions, layered};
+use easel_render::{Scene, TextStyle, render_canvas};
 use std::hint::black_box;
 
 /// A call-graph-like DAG: `n` nodes, each calling up to three later ones.
-fn graph(n: usize) -> (Vec<Size>, Vec<(usize, usize)>) {
+fn graph(n: usize) -> Graph {
     let style = TextStyle::regular(13.0);
     let sizes = (0..n)
-        .map(|i| Size {
-            width: style.width(&format!("module_{i}.function_{}", i * 7 % 13)) + 24.0,
-            height: 32.0,
+        .map(|i| {
+            let label = format!("module_{i}.function_{}", i * 7 % 13);
+            (f64::from(style.width(&label)) + 24.0, 32.0)
         })
         .collect();
     let mut edges = Vec::new();
@@ -23,34 +24,44 @@ fn graph(n: usize) -> (Vec<Size>, Vec<(usize, usize)>) {
             }
         }
     }
-    (sizes, edges)
+    Graph { sizes, edges }
 }
 
 fn bench(c: &mut Criterion) {
-    let (sizes, edges) = graph(300);
+    let g = graph(300);
+    // The code views' spacing.
+    let options = LayeredOptions {
+        spacing: 24.0,
+        rank_gap: Some(56.0),
+        ..LayeredOptions::default()
+    };
     c.bench_function("layered_layout_300_nodes", |b| {
-        b.iter(|| {
-            layered(
-                black_box(&sizes),
-                black_box(&edges),
-                &LayoutOptions::default(),
-            )
-        })
+        b.iter(|| layered(black_box(&g), &options))
     });
-    let layout = layered(&sizes, &edges, &LayoutOptions::default());
-    let mut scene = Scene::new(layout.width, layout.height);
-    for (i, p) in layout.nodes.iter().enumerate() {
-        scene.boxed(p.x, p.y, p.width, p.height, "#eef3ff", "#3a5bc7");
+    let layout = layered(&g, &options);
+    let (mut width, mut height) = (0.0f32, 0.0f32);
+    for (&(x, y), &(w, h)) in layout.positions.iter().zip(&g.sizes) {
+        width = width.max((x + w) as f32 + 32.0);
+        height = height.max((y + h) as f32 + 32.0);
+    }
+    let mut scene = Scene::new(width, height);
+    for (i, (&(x, y), &(w, h))) in layout.positions.iter().zip(&g.sizes).enumerate() {
+        let (x, y) = (x as f32 + 16.0, y as f32 + 16.0);
+        scene.boxed(x, y, w as f32, h as f32, "#eef3ff", "#3a5bc7");
         scene.text(
-            p.x + 12.0,
-            p.y + 21.0,
+            x + 12.0,
+            y + 21.0,
             &format!("node {i}"),
             TextStyle::regular(13.0),
             "#111",
         );
     }
     for r in &layout.routes {
-        scene.arrow(r.clone(), "#555", false);
+        let points = r
+            .iter()
+            .map(|&(x, y)| (x as f32 + 16.0, y as f32 + 16.0))
+            .collect();
+        scene.arrow(points, "#555", false);
     }
     c.bench_function("svg_300_nodes", |b| b.iter(|| black_box(&scene).to_svg()));
     let mut group = c.benchmark_group("png");

@@ -1,25 +1,21 @@
-//! Pictures for people and for models that see: scenes of boxes, arrows and text, laid out in
-//! layers, written as SVG and rasterized to PNG with a font that ships inside the crate.
+//! Pictures for people and for models that see: scenes of boxes, arrows and text, written as
+//! SVG and rasterized to PNG with a font that ships inside the crate. Where the boxes go is
+//! the caller's choice (the code views use easel-layout's `layered`).
 //!
 //! ```
-//! use easel_render::{LayoutOptions, Scene, Size, TextStyle, layered};
+//! use easel_render::{Scene, TextStyle};
 //!
-//! // Three boxes sized to their labels, two edges, laid out top-down.
+//! // Three boxes sized to their labels, one under the other, joined by arrows.
 //! let labels = ["main", "load_config", "parse"];
 //! let style = TextStyle::regular(13.0);
-//! let sizes: Vec<Size> = labels
-//!     .iter()
-//!     .map(|l| Size { width: style.width(l) + 24.0, height: 32.0 })
-//!     .collect();
-//! let layout = layered(&sizes, &[(0, 1), (1, 2)], &LayoutOptions::default());
-//!
-//! let mut scene = Scene::new(layout.width, layout.height);
-//! for (p, label) in layout.nodes.iter().zip(labels) {
-//!     scene.boxed(p.x, p.y, p.width, p.height, "#eef3ff", "#3a5bc7");
-//!     scene.text(p.x + 12.0, p.y + 21.0, label, style, "#111111");
-//! }
-//! for route in layout.routes {
-//!     scene.arrow(route, "#555555", false);
+//! let mut scene = Scene::new(240.0, 200.0);
+//! for (i, label) in labels.iter().enumerate() {
+//!     let y = 16.0 + i as f32 * 64.0;
+//!     scene.boxed(16.0, y, style.width(label) + 24.0, 32.0, "#eef3ff", "#3a5bc7");
+//!     scene.text(28.0, y + 21.0, label, style, "#111111");
+//!     if i > 0 {
+//!         scene.arrow(vec![(40.0, y - 32.0), (40.0, y)], "#555555", false);
+//!     }
 //! }
 //! assert!(scene.to_svg().contains(">load_config</text>"));
 //! let png = scene.to_png(1.0)?;
@@ -32,7 +28,6 @@ pub mod export;
 mod file;
 mod font;
 mod image;
-mod layout;
 pub mod ops;
 mod raster;
 mod scene;
@@ -41,8 +36,5 @@ pub use canvas::{canvas_color, render_canvas};
 pub use file::{Format, RenderFileError, Rendered, render_canvas_file};
 pub use font::{FAMILY, TextStyle};
 pub use image::{Thumbnail, thumbnail};
-pub use layout::{
-    Layout, LayoutOptions, Placed, Size, assign_layers, layered, layered_with_layers,
-};
 pub use raster::{MAX_SIDE, RenderError, svg_to_png};
 pub use scene::{Anchor, Color, Item, Scene};

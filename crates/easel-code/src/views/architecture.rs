@@ -8,11 +8,12 @@
 
 use super::canvas_file::CanvasFile;
 use super::drawing::{Drawing, Rect, line};
+use super::layout::{LayoutOptions, Size, layered};
 use super::style::{self, INK, MUTED, PAD};
 use super::{Sketch, View, count, sketch};
 use crate::error::CodeError;
 use easel_codegraph::{EdgeKind, Graph, Node, NodeKind};
-use easel_render::{LayoutOptions, Size, TextStyle, layered};
+use easel_render::TextStyle;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::{BTreeMap, BTreeSet};
 

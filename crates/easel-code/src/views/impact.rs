@@ -7,13 +7,13 @@
 
 use super::canvas_file::CanvasFile;
 use super::drawing::{Drawing, Rect, line};
+use super::layout::{LayoutOptions, Size, layered_with_layers};
 use super::style::{self, INK, MUTED, PAD};
 use super::{View, count, finish, symbol_slug};
 use crate::error::CodeError;
 use easel_canvas::Side;
-use easel_codegraph::{EdgeKind, Graph, Node, NodeKind};
-use easel_codegraph::{Impact, Neighbor};
-use easel_render::{LayoutOptions, Size, TextStyle, layered_with_layers};
+use easel_codegraph::{EdgeKind, Graph, Impact, Neighbor, Node, NodeKind};
+use easel_render::TextStyle;
 use std::collections::{BTreeMap, HashMap};
 
 /// Boxes per side, "+N more" included.

@@ -11,6 +11,7 @@ mod board;
 mod canvas_file;
 mod drawing;
 mod impact;
+mod layout;
 #[cfg(test)]
 mod props;
 mod style;
