@@ -6,6 +6,7 @@
 use crate::error::LayoutError;
 use crate::flat::{Algo, Direction, Graph, Options, place};
 use crate::metrics::{MBox, MEdge, Metrics, measure};
+use crate::push::{Tree, push_neighbours};
 use crate::separate::separate;
 use easel_canvas::json::{Map, Value};
 use easel_canvas::{Canvas, Node, NodeKind, Rect, Side, geometry};
@@ -554,6 +555,35 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
         } else {
             Rect::new(r.x.round(), r.y.round(), r.width, r.height)
         };
+    }
+    // A group that grew covers what was next to it: that moves away, with its members.
+    let grown: Vec<usize> = (0..doc.ids.len())
+        .filter(|&i| {
+            doc.group[i]
+                && (new_rect[i].width > doc.rect[i].width
+                    || new_rect[i].height > doc.rect[i].height)
+        })
+        .collect();
+    if !grown.is_empty() {
+        let held = |i: usize| pinned_or_holds_pin(&doc, i, &req.pins, &index);
+        let is_pinned = |i: usize| ctx.pinned.contains(&i);
+        let tree = Tree {
+            parent: &doc.parent,
+            children: &doc.children,
+            group: &doc.group,
+            before: &doc.rect,
+            labels: &doc.labels,
+            held: &held,
+            pinned: &is_pinned,
+        };
+        push_neighbours(
+            &tree,
+            &mut new_rect,
+            grown,
+            (pad, pad_top),
+            spacing,
+            &mut warnings,
+        );
     }
     let mut moved = Vec::new();
     let mut moved_set = HashSet::new();

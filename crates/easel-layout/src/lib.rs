@@ -30,6 +30,7 @@ mod flat;
 mod grid;
 mod layered;
 pub mod metrics;
+mod push;
 mod radial;
 mod separate;
 mod tree;
