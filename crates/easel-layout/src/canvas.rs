@@ -436,16 +436,13 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
     let unit = ctx.unit(&members)?;
     warnings.append(&mut ctx.warnings);
     let in_scope: HashSet<usize> = unit.placed.iter().map(|p| p.0).collect();
-    for p in &req.pins {
-        if let Ok(i) = find(p)
-            && !in_scope.contains(&i)
-        {
-            warnings.push(format!(
-                "'{}' is pinned but not among the nodes laid out, so the pin changes nothing",
-                doc.labels[i]
-            ));
-        }
-    }
+    // Pins outside the scope, which change nothing unless a growing group meets them.
+    let idle_pins: Vec<usize> = req
+        .pins
+        .iter()
+        .filter_map(|p| find(p).ok())
+        .filter(|i| !in_scope.contains(i))
+        .collect();
     let mut placed = unit.placed;
     let (pad, pad_top) = pads(spacing);
     if !unit.anchored
@@ -564,6 +561,7 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
                     || new_rect[i].height > doc.rect[i].height)
         })
         .collect();
+    let mut held_back = Vec::new();
     if !grown.is_empty() {
         let held = |i: usize| pinned_or_holds_pin(&doc, i, &req.pins, &index);
         let is_pinned = |i: usize| ctx.pinned.contains(&i);
@@ -576,7 +574,7 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
             held: &held,
             pinned: &is_pinned,
         };
-        push_neighbours(
+        held_back = push_neighbours(
             &tree,
             &mut new_rect,
             grown,
@@ -584,6 +582,17 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
             spacing,
             &mut warnings,
         );
+    }
+    for i in idle_pins {
+        if !held_back
+            .iter()
+            .any(|&u| u == i || doc.ancestors(i).contains(&u))
+        {
+            warnings.push(format!(
+                "'{}' is pinned but not among the nodes laid out, so the pin changes nothing",
+                doc.labels[i]
+            ));
+        }
     }
     let mut moved = Vec::new();
     let mut moved_set = HashSet::new();

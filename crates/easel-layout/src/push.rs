@@ -26,7 +26,7 @@ pub(crate) type Pads = (f64, f64);
 /// Moves what the groups listed in `grown` now overlap at their level, then grows the
 /// enclosing groups to hold it, innermost first. `rect` holds the rectangles after the layout
 /// (whole pixels) and is updated in place. Overlaps left because a neighbour is pinned are
-/// reported in `warnings`.
+/// reported in `warnings`; the nodes that stayed for that reason are returned.
 pub(crate) fn push_neighbours(
     tree: &Tree<'_>,
     rect: &mut [Rect],
@@ -34,7 +34,8 @@ pub(crate) fn push_neighbours(
     pads: Pads,
     gap: f64,
     warnings: &mut Vec<String>,
-) {
+) -> Vec<usize> {
+    let mut held_back = Vec::new();
     let depth: Vec<usize> = (0..rect.len()).map(|i| depth_of(tree.parent, i)).collect();
     let mut todo = grown;
     loop {
@@ -51,7 +52,7 @@ pub(crate) fn push_neighbours(
                 .filter(|&i| tree.parent[i].is_none())
                 .collect(),
         };
-        push_level(tree, rect, g, &level, gap, warnings);
+        push_level(tree, rect, g, &level, gap, warnings, &mut held_back);
         if let Some(p) = tree.parent[g]
             && hold_children(tree, rect, p, pads, warnings)
             && !todo.contains(&p)
@@ -59,6 +60,7 @@ pub(crate) fn push_neighbours(
             todo.push(p);
         }
     }
+    held_back
 }
 
 fn depth_of(parent: &[Option<usize>], mut i: usize) -> usize {
@@ -83,6 +85,7 @@ fn push_level(
     level: &[usize],
     gap: f64,
     warnings: &mut Vec<String>,
+    held_back: &mut Vec<usize>,
 ) {
     let mut queue = std::collections::VecDeque::from([g]);
     // Each push clears one overlap for good in its direction; the bound only guards against
@@ -98,6 +101,9 @@ fn push_level(
                 continue;
             }
             if (tree.held)(u) {
+                if !held_back.contains(&u) {
+                    held_back.push(u);
+                }
                 let msg = format!(
                     "'{}' now overlaps '{}', which is pinned, so it stays where it is",
                     tree.labels[pusher], tree.labels[u]
