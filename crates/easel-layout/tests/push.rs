@@ -171,7 +171,12 @@ proptest! {
         for p in &pins {
             prop_assert_eq!(rect(&c, p), rect(&b.canvas, p));
         }
-        let touches_pin = |id: &str| pins.iter().any(|p| within(&b.members, p, id) || within(&b.members, id, p));
+        // A node stays when it, or a group around it, is pinned or holds a pinned node.
+        let stuck = |id: &str| {
+            ids.iter().any(|a| {
+                within(&b.members, id, a) && pins.iter().any(|p| within(&b.members, p, a))
+            })
+        };
         for g in &b.groups {
             for n in &ids {
                 if within(&b.members, n, g) || within(&b.members, g, n) {
@@ -179,7 +184,7 @@ proptest! {
                 }
                 if rect(&c, g).overlaps(&rect(&c, n)) {
                     prop_assert!(
-                        touches_pin(n) || touches_pin(g),
+                        stuck(n) || stuck(g),
                         "{} overlaps {}, which is not its member", g, n
                     );
                     prop_assert!(
