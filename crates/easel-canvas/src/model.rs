@@ -326,7 +326,7 @@ pub struct Canvas {
     size_hint: usize,
     /// The text this was read from, which the `raw` ranges of nodes and edges point into.
     /// Shared, so that cloning a canvas does not copy it.
-    source: Option<Arc<str>>,
+    source: Option<Arc<String>>,
 }
 
 impl PartialEq for Canvas {
@@ -360,9 +360,31 @@ impl Canvas {
     pub fn parse(text: &str) -> Result<Canvas, CanvasError> {
         // Some editors add a byte order mark; JSON forbids it but nothing is lost by skipping.
         let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let (mut canvas, verbatim) = Canvas::parse_body(body)?;
+        if verbatim {
+            canvas.source = Some(Arc::new(body.to_owned()));
+        }
+        Ok(canvas)
+    }
+
+    /// [`Canvas::parse`] for text the caller no longer needs: the canvas keeps it to copy
+    /// unchanged nodes from when it is written, instead of copying it first.
+    pub fn parse_owned(text: String) -> Result<Canvas, CanvasError> {
+        if text.starts_with('\u{feff}') {
+            return Canvas::parse(&text);
+        }
+        let (mut canvas, verbatim) = Canvas::parse_body(&text)?;
+        if verbatim {
+            canvas.source = Some(Arc::new(text));
+        }
+        Ok(canvas)
+    }
+
+    /// The canvas, and whether any node or edge can be written by copying `body`.
+    fn parse_body(body: &str) -> Result<(Canvas, bool), CanvasError> {
         let doc = match parse_canvas(body).map_err(CanvasError::Parse)? {
             Ok(doc) => doc,
-            Err(value) => return Canvas::from_value_at(value, Some(body)),
+            Err(value) => return Ok((Canvas::from_value_at(value, Some(body))?, false)),
         };
         let shape = |message: String| CanvasError::Parse(ParseError::at(body, 0, message));
         let mut canvas = Canvas {
@@ -419,10 +441,7 @@ impl Canvas {
                     .collect();
             }
         }
-        if verbatim {
-            canvas.source = Some(Arc::from(body));
-        }
-        Ok(canvas)
+        Ok((canvas, verbatim))
     }
 
     /// Records that the `nodes` (or `edges`) array was read; a second one is an error.
@@ -689,6 +708,15 @@ mod tests {
         assert_eq!(canvas.to_obsidian_string(), OBSIDIAN);
         assert_eq!(canvas.nodes().len(), 6);
         assert_eq!(canvas.edges().len(), 4);
+    }
+
+    #[test]
+    fn owned_text_parses_as_borrowed_text_does() {
+        for text in [OBSIDIAN.to_owned(), format!("\u{feff}{OBSIDIAN}")] {
+            let owned = Canvas::parse_owned(text.clone()).unwrap();
+            assert_eq!(owned, Canvas::parse(&text).unwrap());
+            assert_eq!(owned.to_obsidian_string(), OBSIDIAN);
+        }
     }
 
     #[test]
