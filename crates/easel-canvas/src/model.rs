@@ -6,9 +6,12 @@
 
 use crate::error::CanvasError;
 use crate::geometry::Rect;
+use crate::json::parse::{TopValue, parse_canvas};
 use crate::json::{self, Map, ParseError, Value};
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// The four node types of JSON Canvas 1.0, plus whatever else a file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,15 +124,33 @@ impl FromStr for End {
 }
 
 /// A node, as the JSON object it is in the file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Node {
     fields: Map,
+    /// Where the node's text lies in the source its canvas was read from, when that text is
+    /// exactly how the writer would write `fields`: writing copies it. Any change clears it.
+    raw: Option<Range<usize>>,
 }
 
 /// An edge, as the JSON object it is in the file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Edge {
     fields: Map,
+    /// As [`Node`]'s.
+    raw: Option<Range<usize>>,
+}
+
+// Equality is about content: where the text came from does not matter.
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        self.fields == other.fields
+    }
+}
+
+impl PartialEq for Edge {
+    fn eq(&self, other: &Edge) -> bool {
+        self.fields == other.fields
+    }
 }
 
 fn str_field<'a>(m: &'a Map, key: &str) -> Option<&'a str> {
@@ -142,7 +163,7 @@ fn num_field(m: &Map, key: &str) -> Option<f64> {
 
 impl Node {
     pub fn from_map(fields: Map) -> Node {
-        Node { fields }
+        Node { fields, raw: None }
     }
 
     pub fn fields(&self) -> &Map {
@@ -150,6 +171,7 @@ impl Node {
     }
 
     pub(crate) fn fields_mut(&mut self) -> &mut Map {
+        self.raw = None;
         &mut self.fields
     }
 
@@ -219,7 +241,7 @@ impl Node {
 
 impl Edge {
     pub fn from_map(fields: Map) -> Edge {
-        Edge { fields }
+        Edge { fields, raw: None }
     }
 
     pub fn fields(&self) -> &Map {
@@ -302,6 +324,9 @@ pub struct Canvas {
     /// Length of the text this was read from: the output is about as long, and sizing the
     /// buffer once saves copying tens of megabytes on large canvases.
     size_hint: usize,
+    /// The text this was read from, which the `raw` ranges of nodes and edges point into.
+    /// Shared, so that cloning a canvas does not copy it.
+    source: Option<Arc<String>>,
 }
 
 impl PartialEq for Canvas {
@@ -318,6 +343,7 @@ impl Default for Canvas {
             edges: Vec::new(),
             top: vec![Top::Nodes, Top::Edges],
             size_hint: 0,
+            source: None,
         }
     }
 }
@@ -334,10 +360,103 @@ impl Canvas {
     pub fn parse(text: &str) -> Result<Canvas, CanvasError> {
         // Some editors add a byte order mark; JSON forbids it but nothing is lost by skipping.
         let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let value = json::parse(body).map_err(CanvasError::Parse)?;
-        let mut canvas = Canvas::from_value_at(value, Some(body))?;
-        canvas.size_hint = body.len();
+        let (mut canvas, verbatim) = Canvas::parse_body(body)?;
+        if verbatim {
+            canvas.source = Some(Arc::new(body.to_owned()));
+        }
         Ok(canvas)
+    }
+
+    /// [`Canvas::parse`] for text the caller no longer needs: the canvas keeps it to copy
+    /// unchanged nodes from when it is written, instead of copying it first.
+    pub fn parse_owned(text: String) -> Result<Canvas, CanvasError> {
+        if text.starts_with('\u{feff}') {
+            return Canvas::parse(&text);
+        }
+        let (mut canvas, verbatim) = Canvas::parse_body(&text)?;
+        if verbatim {
+            canvas.source = Some(Arc::new(text));
+        }
+        Ok(canvas)
+    }
+
+    /// The canvas, and whether any node or edge can be written by copying `body`.
+    fn parse_body(body: &str) -> Result<(Canvas, bool), CanvasError> {
+        let doc = match parse_canvas(body).map_err(CanvasError::Parse)? {
+            Ok(doc) => doc,
+            Err(value) => return Ok((Canvas::from_value_at(value, Some(body))?, false)),
+        };
+        let shape = |message: String| CanvasError::Parse(ParseError::at(body, 0, message));
+        let mut canvas = Canvas {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            top: Vec::with_capacity(doc.members.len()),
+            size_hint: body.len(),
+            source: None,
+        };
+        let mut verbatim = false;
+        for (key, v) in doc.members {
+            let items = match v {
+                TopValue::Items(items) => items,
+                TopValue::Other(v) => match key.as_str() {
+                    "nodes" | "edges" => {
+                        canvas.claim_slot(key == "nodes", &key, &shape)?;
+                        return Err(shape(format!(
+                            "\"{key}\" must be an array, it is {}",
+                            v.type_name()
+                        )));
+                    }
+                    _ => {
+                        canvas.top.push(Top::Other(key.into(), v));
+                        continue;
+                    }
+                },
+            };
+            let is_nodes = key == "nodes";
+            canvas.claim_slot(is_nodes, &key, &shape)?;
+            let mut objects = Vec::with_capacity(items.len());
+            for (i, (item, raw)) in items.into_iter().enumerate() {
+                match item {
+                    Value::Object(fields) => {
+                        verbatim |= raw.is_some();
+                        objects.push((fields, raw));
+                    }
+                    other => {
+                        return Err(shape(format!(
+                            "\"{key}\"[{i}] must be an object, it is {}",
+                            other.type_name()
+                        )));
+                    }
+                }
+            }
+            if is_nodes {
+                canvas.nodes = objects
+                    .into_iter()
+                    .map(|(fields, raw)| Node { fields, raw })
+                    .collect();
+            } else {
+                canvas.edges = objects
+                    .into_iter()
+                    .map(|(fields, raw)| Edge { fields, raw })
+                    .collect();
+            }
+        }
+        Ok((canvas, verbatim))
+    }
+
+    /// Records that the `nodes` (or `edges`) array was read; a second one is an error.
+    fn claim_slot(
+        &mut self,
+        is_nodes: bool,
+        key: &str,
+        shape: &dyn Fn(String) -> CanvasError,
+    ) -> Result<(), CanvasError> {
+        let slot = if is_nodes { Top::Nodes } else { Top::Edges };
+        if self.top.contains(&slot) {
+            return Err(shape(format!("\"{key}\" appears twice")));
+        }
+        self.top.push(slot);
+        Ok(())
     }
 
     /// Builds a canvas from an already parsed JSON value (for example MCP arguments).
@@ -363,6 +482,7 @@ impl Canvas {
             edges: Vec::new(),
             top: Vec::with_capacity(map.len()),
             size_hint: 0,
+            source: None,
         };
         for (key, v) in map {
             match key.as_str() {
@@ -370,8 +490,7 @@ impl Canvas {
                     let is_nodes = key == "nodes";
                     if canvas
                         .top
-                        .iter()
-                        .any(|t| matches!((t, is_nodes), (Top::Nodes, true) | (Top::Edges, false)))
+                        .contains(&if is_nodes { Top::Nodes } else { Top::Edges })
                     {
                         return Err(shape(format!("\"{key}\" appears twice")));
                     }
@@ -489,8 +608,16 @@ impl Canvas {
                 out.push_str(",\n");
             }
             match slot {
-                Top::Nodes => write_array(&mut out, "nodes", self.nodes.iter().map(Node::fields)),
-                Top::Edges => write_array(&mut out, "edges", self.edges.iter().map(Edge::fields)),
+                Top::Nodes => write_array(
+                    &mut out,
+                    "nodes",
+                    self.nodes.iter().map(|n| self.verbatim(&n.fields, &n.raw)),
+                ),
+                Top::Edges => write_array(
+                    &mut out,
+                    "edges",
+                    self.edges.iter().map(|e| self.verbatim(&e.fields, &e.raw)),
+                ),
                 Top::Other(k, v) => {
                     out.push('\t');
                     json::write_string(&mut out, k);
@@ -501,6 +628,14 @@ impl Canvas {
         }
         out.push_str("\n}");
         out
+    }
+
+    /// An object's source text when it can be copied as it is, else the object to write.
+    fn verbatim<'s>(&'s self, fields: &'s Map, raw: &Option<Range<usize>>) -> Item<'s> {
+        match (&self.source, raw) {
+            (Some(src), Some(r)) => src.get(r.clone()).map_or(Item::Map(fields), Item::Text),
+            _ => Item::Map(fields),
+        }
     }
 
     /// The whole document as one JSON value (for tool results).
@@ -530,7 +665,14 @@ impl Canvas {
     }
 }
 
-fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<Item = &'a Map>) {
+/// One element of `nodes` or `edges` for the writer.
+enum Item<'a> {
+    /// Source text already in compact form.
+    Text(&'a str),
+    Map(&'a Map),
+}
+
+fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<Item = Item<'a>>) {
     out.push('\t');
     json::write_string(out, key);
     out.push_str(":[");
@@ -540,7 +682,10 @@ fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<It
     }
     for (i, item) in items.enumerate() {
         out.push_str(if i == 0 { "\n\t\t" } else { ",\n\t\t" });
-        json::write_compact_map(out, item);
+        match item {
+            Item::Text(text) => out.push_str(text),
+            Item::Map(map) => json::write_compact_map(out, map),
+        }
     }
     out.push_str("\n\t]");
 }
@@ -563,6 +708,15 @@ mod tests {
         assert_eq!(canvas.to_obsidian_string(), OBSIDIAN);
         assert_eq!(canvas.nodes().len(), 6);
         assert_eq!(canvas.edges().len(), 4);
+    }
+
+    #[test]
+    fn owned_text_parses_as_borrowed_text_does() {
+        for text in [OBSIDIAN.to_owned(), format!("\u{feff}{OBSIDIAN}")] {
+            let owned = Canvas::parse_owned(text.clone()).unwrap();
+            assert_eq!(owned, Canvas::parse(&text).unwrap());
+            assert_eq!(owned.to_obsidian_string(), OBSIDIAN);
+        }
     }
 
     #[test]

@@ -200,23 +200,14 @@ impl<'a, const N: usize> Fields<'a, N> {
     fn gather(m: &'a Map, slot: fn(&str) -> Option<usize>) -> Fields<'a, N> {
         let mut values = [None; N];
         let mut duplicates = Vec::new();
-        let mut others: Vec<&str> = Vec::new();
-        for (k, v) in m.iter() {
-            match slot(k) {
-                Some(i) => {
-                    if values[i].replace(v).is_some() && !duplicates.contains(&k) {
-                        duplicates.push(k);
-                    }
-                }
-                None => {
-                    if others.contains(&k) {
-                        if !duplicates.contains(&k) {
-                            duplicates.push(k);
-                        }
-                    } else {
-                        others.push(k);
-                    }
-                }
+        for (i, (k, v)) in m.iter().enumerate() {
+            let repeated = match slot(k) {
+                Some(s) => values[s].replace(v).is_some(),
+                // Other keys are rare and few: look back rather than keep a list of them.
+                None => m.keys().take(i).any(|p| p == k),
+            };
+            if repeated && !duplicates.contains(&k) {
+                duplicates.push(k);
             }
         }
         Fields { values, duplicates }

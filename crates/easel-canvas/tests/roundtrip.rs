@@ -152,6 +152,19 @@ proptest! {
         prop_assert_eq!(second.to_obsidian_string(), first.to_obsidian_string());
     }
 
+    /// Elements in compact form are copied from the source instead of written from the tree;
+    /// the copy must be exactly what the tree writer writes, whatever escapes the source used.
+    #[test]
+    fn copied_elements_are_what_the_writer_writes(
+        nodes in prop::collection::vec(object(compact(), odd_string_lit().boxed(), value(compact(), odd_string_lit().boxed()).boxed()), 0..5),
+        edges in prop::collection::vec(object(spaces(), odd_string_lit().boxed(), value(spaces(), odd_string_lit().boxed()).boxed()), 0..3),
+    ) {
+        let text = format!("{{\"nodes\":[{}],\"edges\":[{}]}}", nodes.join(","), edges.join(","));
+        let canvas = Canvas::parse(&text).unwrap();
+        let from_tree = Canvas::from_value(canvas.to_value()).unwrap();
+        prop_assert_eq!(canvas.to_obsidian_string(), from_tree.to_obsidian_string());
+    }
+
     #[test]
     fn any_json_value_survives_the_compact_writer(text in value(spaces(), odd_string_lit().boxed())) {
         let v = json::parse(&text).unwrap();
@@ -181,4 +194,23 @@ fn lone_surrogates_survive_an_unrelated_edit() {
         .unwrap();
     let out = canvas.to_obsidian_string();
     assert!(out.contains(r#""text":"cut \ud83d here""#), "{out}");
+}
+
+/// A node read in compact form and then changed is written from its new fields, not copied.
+#[test]
+fn changed_nodes_and_edges_are_written_anew() {
+    let text = "{\n\t\"nodes\":[\n\t\t{\"id\":\"a\",\"type\":\"text\",\"text\":\"a\",\"x\":0,\"y\":0,\"width\":250,\"height\":60},\n\t\t{\"id\":\"b\",\"type\":\"text\",\"text\":\"b\",\"x\":0,\"y\":100,\"width\":250,\"height\":60}\n\t],\n\t\"edges\":[\n\t\t{\"id\":\"e\",\"fromNode\":\"a\",\"toNode\":\"b\"}\n\t]\n}";
+    let mut canvas = Canvas::parse(text).unwrap();
+    canvas.move_node("a", 40.0, 50.0).unwrap();
+    let patch = json::parse(r#"{"label":"go"}"#).unwrap();
+    let patch = easel_canvas::expect_object(patch, "patch").unwrap();
+    canvas.update_edge("e", &patch).unwrap();
+    let out = canvas.to_obsidian_string();
+    assert_eq!(
+        out,
+        text.replace(r#""x":0,"y":0,"#, r#""x":40,"y":50,"#)
+            .replace(r#""toNode":"b"}"#, r#""toNode":"b","label":"go"}"#)
+    );
+    // A clone shares the source text and writes the same.
+    assert_eq!(canvas.clone().to_obsidian_string(), out);
 }

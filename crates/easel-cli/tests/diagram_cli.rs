@@ -107,6 +107,44 @@ fn tree_layout_warns_about_the_edge_it_ignored() {
     );
 }
 
+/// A group whose three members do not fit side by side, and a note right beside it.
+const ROW: &str = r#"{"nodes":[
+        {"id":"g","type":"group","label":"G","x":0,"y":0,"width":300,"height":200},
+        {"id":"a","type":"text","text":"a","x":20,"y":50,"width":250,"height":60},
+        {"id":"b","type":"text","text":"b","x":20,"y":120,"width":250,"height":60},
+        {"id":"c","type":"text","text":"c","x":20,"y":130,"width":250,"height":60},
+        {"id":"n","type":"text","text":"Next door","x":340,"y":0,"width":100,"height":100}],
+        "edges":[{"id":"1","fromNode":"a","toNode":"b"},{"id":"2","fromNode":"a","toNode":"c"}]}"#;
+
+#[test]
+fn a_group_laid_out_pushes_its_neighbours_away() {
+    let v = TestVault::new();
+    std::fs::write(v.file("Row.canvas"), ROW).unwrap();
+    let r = v.json(&["canvas", "layout", "Row", "--group", "g", "--algo", "tree"]);
+    assert_eq!(r["metrics"]["node_overlaps"], 0, "{r}");
+    let c = v.json(&["canvas", "read", "Row"]);
+    let at = |i: usize, k: &str| c["nodes"][i][k].as_f64().unwrap();
+    // The group grew to the right and the note beside it moved right, at the same height.
+    assert!(at(0, "width") > 300.0);
+    assert!(at(4, "x") >= at(0, "x") + at(0, "width"), "{c}");
+    assert_eq!(at(4, "y"), 0.0);
+
+    // Pinned, the note stays, and the overlap is named.
+    std::fs::write(v.file("Pinned.canvas"), ROW).unwrap();
+    let r = v.json(&[
+        "canvas", "layout", "Pinned", "--group", "g", "--algo", "tree", "--pin", "n",
+    ]);
+    assert!(
+        r["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("'Next door', which is pinned"),
+        "{r}"
+    );
+    let c = v.json(&["canvas", "read", "Pinned"]);
+    assert_eq!(c["nodes"][4]["x"], 340);
+}
+
 #[test]
 fn import_then_export_keeps_the_diagram() {
     let v = TestVault::new();

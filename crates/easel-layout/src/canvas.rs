@@ -6,6 +6,7 @@
 use crate::error::LayoutError;
 use crate::flat::{Algo, Direction, Graph, Options, place};
 use crate::metrics::{MBox, MEdge, Metrics, measure};
+use crate::push::{Tree, push_neighbours};
 use crate::separate::separate;
 use easel_canvas::json::{Map, Value};
 use easel_canvas::{Canvas, Node, NodeKind, Rect, Side, geometry};
@@ -435,16 +436,13 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
     let unit = ctx.unit(&members)?;
     warnings.append(&mut ctx.warnings);
     let in_scope: HashSet<usize> = unit.placed.iter().map(|p| p.0).collect();
-    for p in &req.pins {
-        if let Ok(i) = find(p)
-            && !in_scope.contains(&i)
-        {
-            warnings.push(format!(
-                "'{}' is pinned but not among the nodes laid out, so the pin changes nothing",
-                doc.labels[i]
-            ));
-        }
-    }
+    // Pins outside the scope, which change nothing unless a growing group meets them.
+    let idle_pins: Vec<usize> = req
+        .pins
+        .iter()
+        .filter_map(|p| find(p).ok())
+        .filter(|i| !in_scope.contains(i))
+        .collect();
     let mut placed = unit.placed;
     let (pad, pad_top) = pads(spacing);
     if !unit.anchored
@@ -554,6 +552,47 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
         } else {
             Rect::new(r.x.round(), r.y.round(), r.width, r.height)
         };
+    }
+    // A group that grew covers what was next to it: that moves away, with its members.
+    let grown: Vec<usize> = (0..doc.ids.len())
+        .filter(|&i| {
+            doc.group[i]
+                && (new_rect[i].width > doc.rect[i].width
+                    || new_rect[i].height > doc.rect[i].height)
+        })
+        .collect();
+    let mut held_back = Vec::new();
+    if !grown.is_empty() {
+        let held = |i: usize| pinned_or_holds_pin(&doc, i, &req.pins, &index);
+        let is_pinned = |i: usize| ctx.pinned.contains(&i);
+        let tree = Tree {
+            parent: &doc.parent,
+            children: &doc.children,
+            group: &doc.group,
+            before: &doc.rect,
+            labels: &doc.labels,
+            held: &held,
+            pinned: &is_pinned,
+        };
+        held_back = push_neighbours(
+            &tree,
+            &mut new_rect,
+            grown,
+            (pad, pad_top),
+            spacing,
+            &mut warnings,
+        );
+    }
+    for i in idle_pins {
+        if !held_back
+            .iter()
+            .any(|&u| u == i || doc.ancestors(i).contains(&u))
+        {
+            warnings.push(format!(
+                "'{}' is pinned but not among the nodes laid out, so the pin changes nothing",
+                doc.labels[i]
+            ));
+        }
     }
     let mut moved = Vec::new();
     let mut moved_set = HashSet::new();

@@ -31,6 +31,7 @@ mod grid;
 mod judge;
 mod layered;
 pub mod metrics;
+mod push;
 mod radial;
 mod rank;
 mod separate;

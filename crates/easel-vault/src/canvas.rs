@@ -174,7 +174,16 @@ pub fn load_canvas(vault: &Vault, path: &str) -> Result<(VaultPath, Canvas, Rev)
 
 fn load(vault: &Vault, p: &VaultPath) -> Result<(Canvas, Rev)> {
     let (bytes, rev) = vault.read(p).map_err(not_found_as_canvas(p))?;
-    Ok((parse_canvas(p, &bytes)?, rev))
+    // The canvas keeps the bytes it was read from (to write unchanged nodes by copying them);
+    // handing them over saves a copy of the whole file.
+    let text = String::from_utf8(bytes).map_err(|_| CanvasOpError::NotText {
+        path: p.as_str().to_owned(),
+    })?;
+    let canvas = Canvas::parse_owned(text).map_err(|source| CanvasOpError::Canvas {
+        path: p.as_str().to_owned(),
+        source,
+    })?;
+    Ok((canvas, rev))
 }
 
 /// Read-modify-write of one canvas under the vault's lock. `f` runs again on the new version

@@ -6,7 +6,7 @@
 //! byte, so this module keeps its own tree: objects are ordered lists of pairs (order is
 //! meaning in a canvas, and duplicate keys survive), numbers keep their source text.
 
-mod parse;
+pub(crate) mod parse;
 mod scan;
 mod write;
 
@@ -175,6 +175,10 @@ impl Number {
     }
 
     pub fn as_f64(&self) -> f64 {
+        // Canvas numbers are almost all short integers, which need no float parsing.
+        if let Some(v) = small_integer(self.0.as_bytes()) {
+            return v;
+        }
         // The text is a valid JSON number, which is always a valid Rust float literal.
         self.0.parse().unwrap_or(f64::NAN)
     }
@@ -203,6 +207,27 @@ impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The value of an optionally negative run of at most 15 digits, exact in an `f64`.
+fn small_integer(b: &[u8]) -> Option<f64> {
+    let (negative, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 15 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(d - b'0');
+    }
+    // Below 10^15 < 2^53, so the conversion is exact.
+    let v = v as f64;
+    Some(if negative { -v } else { v })
 }
 
 /// A JSON object as an ordered list of pairs.
@@ -387,6 +412,24 @@ mod tests {
         assert!(!Number::from_text("1.50").unwrap().is_integer());
         assert!(Number::from_text("1e2").unwrap().is_integer());
         assert!(Number::from_text("01").is_none());
+    }
+
+    #[test]
+    fn integers_read_exactly_without_float_parsing() {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-120",
+            "999999999999999",
+            "9999999999999999",
+            "1.5",
+            "1e3",
+        ] {
+            let n = Number::from_text(text).unwrap();
+            let want: f64 = text.parse().unwrap();
+            assert_eq!(n.as_f64().to_bits(), want.to_bits(), "{text}");
+        }
     }
 
     #[test]

@@ -53,15 +53,7 @@ impl ParseError {
 /// Parses one JSON document. A leading UTF-8 byte order mark is not accepted here; callers
 /// that want to tolerate one strip it first.
 pub fn parse(text: &str) -> Result<Value, ParseError> {
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        depth: 0,
-        pairs: Vec::new(),
-        items: Vec::new(),
-        lone: Vec::new(),
-    };
+    let mut p = Parser::new(text);
     p.skip_ws();
     let v = p.value()?;
     p.skip_ws();
@@ -144,16 +136,149 @@ struct Parser<'a> {
     // Byte offsets, in the string being decoded, of the U+FFFD that stand for lone surrogates,
     // with the surrogate each stands for.
     lone: Vec<(usize, u16)>,
+    /// False once the value being read holds text that [`super::write_compact`] would write
+    /// differently: whitespace between tokens, or an escape it does not use.
+    canonical: bool,
 }
 
-impl Parser<'_> {
+/// The top-level object of a canvas, with, for each element of `nodes` and `edges`, the byte
+/// range of its source text when that text is exactly its compact form (so a writer may copy
+/// it instead of serializing the tree again).
+pub(crate) struct CanvasDoc {
+    pub members: Vec<(Str, TopValue)>,
+}
+
+/// A member of a canvas's top-level object.
+pub(crate) enum TopValue {
+    /// An array under `nodes` or `edges`: each element with its verbatim range.
+    Items(Vec<(Value, Option<std::ops::Range<usize>>)>),
+    Other(Value),
+}
+
+/// Parses a canvas document. `Ok(Err(value))` when the document is JSON but not an object.
+pub(crate) fn parse_canvas(text: &str) -> Result<Result<CanvasDoc, Value>, ParseError> {
+    let mut p = Parser::new(text);
+    p.skip_ws();
+    let doc = if p.peek() == Some(b'{') {
+        Ok(p.canvas_object()?)
+    } else {
+        Err(p.value()?)
+    };
+    p.skip_ws();
+    if p.pos < p.bytes.len() {
+        return Err(p.error("unexpected text after the end of the JSON document"));
+    }
+    Ok(doc)
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+            pairs: Vec::new(),
+            items: Vec::new(),
+            lone: Vec::new(),
+            canonical: true,
+        }
+    }
+
+    /// The top-level object, as [`Parser::object`] reads it, but with `nodes` and `edges`
+    /// arrays read element by element with their source ranges.
+    fn canvas_object(&mut self) -> Result<CanvasDoc, ParseError> {
+        self.enter()?;
+        self.pos += 1; // '{'
+        let mut members = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(CanvasDoc { members });
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a string key in double quotes"));
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected ':' after the key"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let v = if matches!(key.as_str(), "nodes" | "edges") && self.peek() == Some(b'[') {
+                TopValue::Items(self.items_with_ranges()?)
+            } else {
+                TopValue::Other(self.value()?)
+            };
+            members.push((key, v));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    break;
+                }
+                None => return Err(self.error("unexpected end of input inside an object")),
+                Some(_) => return Err(self.error("expected ',' or '}' in an object")),
+            }
+        }
+        self.depth -= 1;
+        Ok(CanvasDoc { members })
+    }
+
+    /// An array whose elements keep the range of their text when it is in compact form.
+    #[allow(clippy::type_complexity)]
+    fn items_with_ranges(
+        &mut self,
+    ) -> Result<Vec<(Value, Option<std::ops::Range<usize>>)>, ParseError> {
+        self.enter()?;
+        self.pos += 1; // '['
+        // A canvas line is rarely shorter than this; one reservation instead of many regrowths.
+        let mut out = Vec::with_capacity((self.bytes.len() - self.pos) / 160);
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(out);
+        }
+        loop {
+            self.skip_ws();
+            let start = self.pos;
+            self.canonical = true;
+            let v = self.value()?;
+            let range =
+                (self.canonical && matches!(v, Value::Object(_))).then_some(start..self.pos);
+            out.push((v, range));
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    break;
+                }
+                None => return Err(self.error("unexpected end of input inside an array")),
+                Some(_) => return Err(self.error("expected ',' or ']' in an array")),
+            }
+        }
+        self.depth -= 1;
+        Ok(out)
+    }
+
     fn error(&self, message: impl Into<String>) -> ParseError {
         ParseError::at(self.text, self.pos, message)
     }
 
     fn skip_ws(&mut self) {
+        let start = self.pos;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
+        }
+        if self.pos != start {
+            self.canonical = false;
         }
     }
 
@@ -338,13 +463,19 @@ impl Parser<'_> {
         let c = match self.peek() {
             Some(b'"') => '"',
             Some(b'\\') => '\\',
-            Some(b'/') => '/',
+            Some(b'/') => {
+                self.canonical = false;
+                '/'
+            }
             Some(b'b') => '\u{8}',
             Some(b'f') => '\u{c}',
             Some(b'n') => '\n',
             Some(b'r') => '\r',
             Some(b't') => '\t',
             Some(b'u') => {
+                // The writer escapes only control characters this way, and in lowercase;
+                // rather than check, such text is written from the tree.
+                self.canonical = false;
                 self.pos += 1;
                 let hi = self.hex4()?;
                 let c = if (0xD800..0xDC00).contains(&hi) {
