@@ -10,9 +10,15 @@
 mod agent;
 mod error;
 mod events;
+pub mod load;
+pub mod ops;
+mod permission;
 mod tool;
 
-pub use agent::{Agent, AgentFormat, Handoff};
+pub use agent::{Agent, AgentFormat, DEFAULT_MAX_TURNS, Decision, Handoff, PermissionRule};
 pub use error::AgentError;
 pub use events::AgentEvent;
+pub use load::{LoadReport, Problem, load_agents, parse_agent};
+pub use ops::register_files_ops;
+pub use permission::decide;
 pub use tool::{AgentTool, ToolOutput};
