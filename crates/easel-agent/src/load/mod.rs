@@ -240,7 +240,9 @@ fn files(root: &Path, folder: &str, problems: &mut Vec<Problem>) -> Vec<(String,
             continue;
         };
         let is_file = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_file());
-        if is_file && name.ends_with(".md") && !name.starts_with('.') {
+        // A folder's README documents the agents; it is not one.
+        let readme = name.eq_ignore_ascii_case("README.md");
+        if is_file && name.ends_with(".md") && !name.starts_with('.') && !readme {
             out.insert(name.clone(), format!("{folder}/{name}"));
         }
     }

@@ -16,14 +16,8 @@ pub(super) const SOURCE: Source = Source {
 };
 
 fn stem(file: &str) -> Option<&str> {
-    if let Some(stem) = file.strip_suffix(".agent.md") {
-        return Some(stem);
-    }
-    // The folder's README documents the agents; it is not one.
-    if file.eq_ignore_ascii_case("README.md") {
-        return None;
-    }
-    file.strip_suffix(".md")
+    file.strip_suffix(".agent.md")
+        .or_else(|| file.strip_suffix(".md"))
 }
 
 /// The operations a VS Code tool set or tool stands for. `agent` (running subagents) is what
