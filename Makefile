@@ -54,6 +54,8 @@ fuzz:
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run diagram_import -- -max_total_time=$(FUZZ_SECONDS)
 	cp fuzz/seeds/mcp/* fuzz/corpus/mcp_request/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run mcp_request -- -max_total_time=$(FUZZ_SECONDS)
+	mkdir -p fuzz/corpus/agent_file && cp fuzz/seeds/agent_file/* fuzz/corpus/agent_file/
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run agent_file -- -max_total_time=$(FUZZ_SECONDS)
 
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:

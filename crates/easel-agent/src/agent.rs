@@ -1,6 +1,7 @@
 //! What an agent is, whichever file format it was read from.
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// The agent file formats Easel reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -25,6 +26,21 @@ pub struct Handoff {
     pub label: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// VS Code's `send`: the prompt goes out at once instead of being offered for editing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub send: bool,
+}
+
+impl Handoff {
+    /// A handoff to `agent` with no label or prompt.
+    pub fn to(agent: impl Into<String>) -> Handoff {
+        Handoff {
+            agent: agent.into(),
+            label: None,
+            prompt: None,
+            send: false,
+        }
+    }
 }
 
 /// Whether a tool call may run: OpenCode's `permission` values.
@@ -70,6 +86,10 @@ pub struct Agent {
     pub format: AgentFormat,
     /// What was left out or changed while reading the file (a tool name with no equivalent).
     pub warnings: Vec<String>,
+    /// Frontmatter keys Easel does not use (Claude Code's `color`, VS Code's `argument-hint`,
+    /// OpenCode's `mode`, ...), kept as read so that nothing in the file is lost from view.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub extra: Map<String, Value>,
 }
 
 /// The turns an agent gets when its file does not say.
@@ -94,6 +114,7 @@ impl Agent {
             path: String::new(),
             format: AgentFormat::Easel,
             warnings: Vec::new(),
+            extra: Map::new(),
         }
     }
 }

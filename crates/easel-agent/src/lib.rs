@@ -11,7 +11,9 @@ mod agent;
 mod approval;
 mod error;
 mod events;
+pub mod load;
 mod model;
+pub mod ops;
 mod permission;
 mod run_ops;
 mod runner;
@@ -25,7 +27,10 @@ pub use agent::{Agent, AgentFormat, DEFAULT_MAX_TURNS, Decision, Handoff, Permis
 pub use approval::{Answer, Approver, Waiting};
 pub use error::AgentError;
 pub use events::AgentEvent;
+pub use load::{LoadReport, Problem, load_agents, parse_agent};
 pub use model::{LlmModel, Model, ModelFailure};
+pub use ops::register_files_ops;
+pub use permission::decide;
 pub use run_ops::{
     AgentApprove, AgentApproveInput, AgentRun, AgentRunInput, AgentRunOutput, Loader,
     register_run_ops,

@@ -3,7 +3,7 @@
 //! `ask_<agent>` for each agent it may call as a tool.
 
 use crate::agent::Agent;
-use crate::permission::glob_matches;
+use crate::permission::matches as glob_matches;
 use crate::tool::{AgentTool, CallOp, ToolOutput};
 use easel_ops::{Ctx, DynOp, Effect, Registry};
 use serde_json::{Value, json};

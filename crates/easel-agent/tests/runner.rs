@@ -369,18 +369,7 @@ fn a_dry_run_applies_nothing_and_lists_the_proposals() {
 #[test]
 fn the_first_handoff_wins_and_the_next_agent_continues_the_history() {
     let mut triage = Agent::new("triage", "Route the request.");
-    triage.handoffs = vec![
-        Handoff {
-            agent: "billing".into(),
-            label: None,
-            prompt: None,
-        },
-        Handoff {
-            agent: "support".into(),
-            label: None,
-            prompt: None,
-        },
-    ];
+    triage.handoffs = vec![Handoff::to("billing"), Handoff::to("support")];
     let mut billing = Agent::new("billing", "You handle invoices.");
     billing.handoff_description = Some("Invoices and payments.".into());
     let support = Agent::new("support", "You help.");

@@ -37,6 +37,9 @@ pub enum Command {
     /// Models: list them, ask one, or serve the local one over an OpenAI-compatible API.
     #[command(subcommand)]
     Llm(LlmCmd),
+    /// Agents: the agent files of the vault (Easel's, Claude Code's, VS Code's, OpenCode's).
+    #[command(subcommand)]
+    Agent(AgentCmd),
     /// Show the recent changes Easel made to the vault.
     Ledger {
         /// How many entries to show, newest first.
@@ -305,6 +308,32 @@ pub enum HooksCmd {
         /// when the easel on PATH is this binary, else this binary's full path.
         #[arg(long)]
         command: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AgentCmd {
+    /// List the agents, the agent files that cannot be used and why, and what was left out.
+    List,
+    /// Show one agent as Easel reads it: instructions, model, tools, handoffs, permissions.
+    Show {
+        /// The agent's name.
+        name: String,
+    },
+    /// Create .easel/agents/NAME.md with a commented frontmatter to fill in.
+    New {
+        /// The agent's name: letters, digits, '-' and '_'.
+        name: String,
+        /// What it does, in one line.
+        #[arg(long, short)]
+        description: Option<String>,
+        /// Its model, provider:model (default: the configured model).
+        #[arg(long, short)]
+        model: Option<String>,
+        /// Its tools, comma-separated: operations, script tools or globs (default: the
+        /// read-only operations).
+        #[arg(long, value_delimiter = ',', value_name = "A,B")]
+        tools: Option<Vec<String>>,
     },
 }
 

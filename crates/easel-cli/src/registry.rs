@@ -16,5 +16,7 @@ pub fn build() -> Registry {
         .register(easel_llm::ops::LlmAsk::new(models.clone()));
     easel_thread::register(&mut registry, models);
     registry.register(easel_code::CodeCanvas::default());
+    // Last: agent files are read against the names of every operation registered above.
+    easel_agent::register_files_ops(&mut registry);
     registry
 }

@@ -1,5 +1,6 @@
 //! One module per area of the command line.
 
+pub mod agent;
 pub mod canvas;
 pub mod code;
 pub mod code_board;

@@ -65,6 +65,10 @@ CASES = {
     # Greedy again; the answer node's id, its edge's and the answer's run are new on each side.
     "thread_send": {"canvas": "Board", "node": "b", "model": "local:smollm2", "temperature": 0,
                     "max_tokens": 4},
+    # The agent files of the vault (the fixture has a Claude Code subagent).
+    "agent_list": {},
+    "agent_show": {"name": "reviewer"},
+    "agent_new": {"name": "scribe", "description": "Writes things down", "tools": ["note_read"]},
 }
 
 # Fields an operation makes up afresh on each run (new ids, a new run).
@@ -83,6 +87,9 @@ def fixture(root, easel):
     (root / ".obsidian").mkdir()
     (root / "Garden.md").write_text("---\ntags: [garden]\n---\n# Beds\n\nTomatoes in May\n")
     (root / "Board.canvas").write_text(json.dumps(BOARD))
+    (root / ".claude" / "agents").mkdir(parents=True)
+    (root / ".claude" / "agents" / "reviewer.md").write_text(
+        "---\nname: reviewer\ndescription: Reviews notes\ntools: Read, Grep, Bash\n---\nReview.\n")
     # One recorded change, so that ledger_list and ledger_undo have something to show.
     subprocess.run([easel, "--vault", str(root), "canvas", "fmt", "Board"],
                    check=True, capture_output=True)
