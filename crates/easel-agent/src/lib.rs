@@ -8,11 +8,17 @@
 //! whether a call needs approval.
 
 mod agent;
+mod command;
 mod error;
 mod events;
+pub mod script;
 mod tool;
+mod tools_dir;
 
 pub use agent::{Agent, AgentFormat, Handoff};
+pub use command::CommandTool;
 pub use error::AgentError;
 pub use events::AgentEvent;
-pub use tool::{AgentTool, ToolOutput};
+pub use script::{Limits, ScriptTool};
+pub use tool::{AgentTool, CallOp, ToolOutput};
+pub use tools_dir::{ToolSettings, ToolsConfig, ToolsConfigError, ToolsReport, load_tools};
