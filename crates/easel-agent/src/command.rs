@@ -135,7 +135,7 @@ impl AgentTool for CommandTool {
             return ToolOutput::error(format!("{}: {e}", self.name));
         }
         let root = ctx.vault().root();
-        match self.run(root, args.to_string()) {
+        match self.run(root, args.to_string(), ctx.cancel()) {
             Ok(text) => ToolOutput::ok(text),
             Err(message) => ToolOutput::error(format!("{}: {message}", self.name)),
         }
@@ -143,7 +143,12 @@ impl AgentTool for CommandTool {
 }
 
 impl CommandTool {
-    fn run(&self, root: &Path, input: String) -> Result<String, String> {
+    fn run(
+        &self,
+        root: &Path,
+        input: String,
+        cancel: &easel_ops::Cancel,
+    ) -> Result<String, String> {
         let mut child = Command::new(self.program(root))
             .args(&self.args)
             .current_dir(root)
@@ -164,12 +169,17 @@ impl CommandTool {
         }
         let stdout = child.stdout.take().map(|out| read_capped(out, MAX_STDOUT));
         let stderr = child.stderr.take().map(|err| read_tail(err, STDERR_TAIL));
-        let status = match wait(&mut child, self.timeout) {
-            Some(status) => status,
-            None => {
+        let status = match wait(&mut child, self.timeout, cancel) {
+            Waited::Exited(status) => status,
+            Waited::TimedOut => {
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(format!("timed out after {} s", self.timeout.as_secs()));
+            }
+            Waited::Cancelled => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err("was cancelled".into());
             }
         };
         // A program may leave a child holding the pipes open; wait for them no longer than
@@ -207,21 +217,30 @@ impl CommandTool {
     }
 }
 
-fn wait(child: &mut Child, timeout: Duration) -> Option<std::process::ExitStatus> {
+enum Waited {
+    Exited(std::process::ExitStatus),
+    TimedOut,
+    Cancelled,
+}
+
+fn wait(child: &mut Child, timeout: Duration, cancel: &easel_ops::Cancel) -> Waited {
     let deadline = Instant::now() + timeout;
     let mut pause = Duration::from_millis(1);
     loop {
         match child.try_wait() {
-            Ok(Some(status)) => return Some(status),
+            Ok(Some(status)) => return Waited::Exited(status),
             Ok(None) => {}
             Err(e) => {
                 tracing::warn!(error = %e, "cannot wait for a command tool");
-                return None;
+                return Waited::TimedOut;
             }
+        }
+        if cancel.is_cancelled() {
+            return Waited::Cancelled;
         }
         let now = Instant::now();
         if now >= deadline {
-            return None;
+            return Waited::TimedOut;
         }
         std::thread::sleep(pause.min(deadline - now));
         pause = (pause * 2).min(Duration::from_millis(25));

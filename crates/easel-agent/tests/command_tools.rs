@@ -119,3 +119,18 @@ fn large_output_is_cut_at_one_mebibyte() {
     );
     assert!(out.text.ends_with("[output cut at 1 MiB]"));
 }
+
+#[test]
+fn a_cancelled_run_stops_the_command() {
+    let dir = vault_with(&[(
+        "slow.toml",
+        "command = 'sleep'\nargs = ['600']\ntimeout_secs = 600\n",
+    )]);
+    let cancel = easel_ops::Cancel::new();
+    cancel.cancel();
+    let ctx =
+        Ctx::new(Vault::open(dir.path()).unwrap(), Actor::agent("tester")).with_cancel(cancel);
+    let no_ops = |_: &str, _: Value| ToolOutput::error("none");
+    let out = tool(&dir, "slow").call(&ctx, json!({}), &no_ops);
+    assert_eq!(out, ToolOutput::error("slow: was cancelled"));
+}

@@ -168,6 +168,23 @@ fn an_infinite_loop_meets_the_deadline() {
 }
 
 #[test]
+fn a_cancelled_run_stops_the_script() {
+    let s = scratch(
+        &[(
+            "spin.js",
+            "module.exports = { name: 'spin', execute: () => { for (;;) {} } };",
+        )],
+        "[tools.spin]\ntimeout_secs = 600\n",
+    );
+    let cancel = easel_ops::Cancel::new();
+    cancel.cancel();
+    let ctx = ctx(&s.vault).with_cancel(cancel);
+    let no_ops = |_: &str, _: Value| ToolOutput::error("none");
+    let out = tool(&s, "spin").call(&ctx, json!({}), &no_ops);
+    assert_eq!(out, ToolOutput::error("spin was cancelled"));
+}
+
+#[test]
 fn the_default_deadline_is_two_seconds() {
     let s = scratch(&[("word_count.js", WORD_COUNT)], "");
     let t = easel_agent::ScriptTool::from_source(

@@ -75,12 +75,17 @@ impl ScriptTool {
         source: String,
         config: &ToolsConfig,
     ) -> Result<ScriptTool, String> {
-        let probe = run_on_thread(&source, file, Limits::default(), Mode::Describe, |_| {
-            HostReply {
+        let probe = run_on_thread(
+            &source,
+            file,
+            Limits::default(),
+            Mode::Describe,
+            easel_ops::Cancel::new(),
+            |_| HostReply {
                 json: r#"{"error":"ctx is only available inside execute"}"#.into(),
                 paused: std::time::Duration::ZERO,
-            }
-        });
+            },
+        );
         let described = match probe {
             Ok(json) => json,
             Err(Failure::Syntax(text)) => return Err(format!("syntax error: {text}")),
@@ -159,9 +164,14 @@ impl AgentTool for ScriptTool {
             args: args.to_string(),
         };
         tracing::debug!(tool = %self.name, "running script tool");
-        match run_on_thread(&self.source, &self.file, self.limits, mode, |r| {
-            host.serve(r)
-        }) {
+        match run_on_thread(
+            &self.source,
+            &self.file,
+            self.limits,
+            mode,
+            ctx.cancel().clone(),
+            |r| host.serve(r),
+        ) {
             Ok(text) => ToolOutput::ok(text),
             Err(failure) => {
                 tracing::debug!(tool = %self.name, ?failure, "script tool failed");
@@ -193,6 +203,7 @@ fn failure_text(failure: &Failure) -> String {
         Failure::Syntax(t) => format!("has a syntax error: {t}"),
         Failure::Thrown(t) => format!("threw {t}"),
         Failure::TimedOut => "timed out".into(),
+        Failure::Cancelled => "was cancelled".into(),
         Failure::OutOfMemory => "ran out of memory".into(),
         Failure::StackOverflow => "overflowed its stack (recursion too deep)".into(),
         Failure::NeverSettled => "returned a promise that never settled".into(),
@@ -217,6 +228,7 @@ fn run_on_thread(
     file: &str,
     limits: Limits,
     mode: Mode,
+    cancel: easel_ops::Cancel,
     mut serve: impl FnMut(HostRequest) -> HostReply,
 ) -> Result<String, Failure> {
     let (request_tx, request_rx) = mpsc::channel::<HostRequest>();
@@ -230,7 +242,7 @@ fn run_on_thread(
             .name("easel-script".into())
             .stack_size(THREAD_STACK)
             .spawn_scoped(scope, move || {
-                sandbox::run(source, file, limits, mode, link)
+                sandbox::run(source, file, limits, mode, link, cancel)
             })
             .map_err(|e| Failure::Engine(format!("cannot start its thread: {e}")))?;
         // Ends when the script's runtime is gone, and with it the last sender.

@@ -43,6 +43,8 @@ pub(crate) enum Failure {
     /// The script threw (or its promise rejected) with this error.
     Thrown(String),
     TimedOut,
+    /// The run was cancelled (the user stopped the agent).
+    Cancelled,
     OutOfMemory,
     StackOverflow,
     /// `execute` returned a promise that nothing will ever settle.
@@ -113,16 +115,23 @@ pub(crate) fn run(
     limits: Limits,
     mode: Mode,
     link: HostLink,
+    cancel: easel_ops::Cancel,
 ) -> Result<String, Failure> {
     let runtime = Runtime::new().map_err(|e| Failure::Engine(e.to_string()))?;
     runtime.set_memory_limit(limits.memory);
     runtime.set_max_stack_size(limits.stack);
     let deadline = Rc::new(Cell::new(Instant::now() + limits.deadline));
     let timed_out = Rc::new(Cell::new(false));
+    let cancelled = Rc::new(Cell::new(false));
     {
         let deadline = Rc::clone(&deadline);
         let timed_out = Rc::clone(&timed_out);
+        let cancelled = Rc::clone(&cancelled);
         runtime.set_interrupt_handler(Some(Box::new(move || {
+            if cancel.is_cancelled() {
+                cancelled.set(true);
+                return true;
+            }
             let over = Instant::now() >= deadline.get();
             if over {
                 timed_out.set(true);
@@ -134,6 +143,7 @@ pub(crate) fn run(
     context.with(|ctx| {
         let outcome = evaluate(&ctx, source, file, mode, link, &deadline, &timed_out);
         outcome.map_err(|e| match e {
+            _ if cancelled.get() => Failure::Cancelled,
             Stop::Js(e) => classify(&ctx, e, timed_out.get()),
             Stop::Failure(f) => f,
         })
