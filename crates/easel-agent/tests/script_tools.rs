@@ -560,3 +560,97 @@ fn broken_tool_files_are_problems_and_the_others_load() {
         reason("bad.toml")
     );
 }
+
+/// An HTTP server on 127.0.0.1 that reads a request's head and answers `reply(port)`.
+fn server(reply: impl Fn(u16) -> Option<Vec<u8>> + Send + 'static) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+                    break;
+                }
+            }
+            match reply(port) {
+                Some(bytes) => {
+                    let _ = stream.write_all(&bytes);
+                }
+                // Keep the connection open and silent until the client gives up.
+                None => {
+                    let _ = reader.read_to_end(&mut Vec::new());
+                }
+            }
+        }
+    });
+    port
+}
+
+fn fetch_tool() -> Scratch {
+    scratch(
+        &[(
+            "web.js",
+            "module.exports = { name: 'web', parameters: { url: { type: 'string' } },
+               execute: async ({ url }, ctx) => { try { return await ctx.fetch(url); } catch (e) { return 'refused: ' + e.message; } } };",
+        )],
+        "[tools.web]\nallow_net = [\"127.0.0.1\"]\ntimeout_secs = 1\n",
+    )
+}
+
+#[test]
+fn fetch_does_not_follow_a_redirect_to_another_host() {
+    let port = server(|port| {
+        Some(format!("HTTP/1.1 302 Found\r\nlocation: http://localhost:{port}/x\r\ncontent-length: 0\r\nconnection: close\r\n\r\n").into_bytes())
+    });
+    let out = call(
+        &fetch_tool(),
+        "web",
+        json!({"url": format!("http://127.0.0.1:{port}/")}),
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&out.text).unwrap()["status"],
+        302,
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn fetch_refuses_an_answer_over_one_mebibyte() {
+    let port = server(|_| {
+        let body = vec![b'a'; 2 * 1024 * 1024];
+        let mut reply = format!(
+            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        reply.extend(body);
+        Some(reply)
+    });
+    let out = call(
+        &fetch_tool(),
+        "web",
+        json!({"url": format!("http://127.0.0.1:{port}/")}),
+    );
+    assert!(
+        out.text.starts_with("refused: the answer of")
+            && out.text.ends_with("is larger than 1 MiB"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_silent_server_ends_with_the_deadline() {
+    let port = server(|_| None);
+    let out = call(
+        &fetch_tool(),
+        "web",
+        json!({"url": format!("http://127.0.0.1:{port}/")}),
+    );
+    // Either the fetch gives up and the script sees it, or the deadline ends the script.
+    assert!(out.text.contains("timed out"), "{}", out.text);
+}
