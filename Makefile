@@ -56,6 +56,8 @@ fuzz:
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run mcp_request -- -max_total_time=$(FUZZ_SECONDS)
 	mkdir -p fuzz/corpus/agent_file && cp fuzz/seeds/agent_file/* fuzz/corpus/agent_file/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run agent_file -- -max_total_time=$(FUZZ_SECONDS)
+	mkdir -p fuzz/corpus/script_params && cp fuzz/seeds/script_params/* fuzz/corpus/script_params/
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run script_params -- -max_total_time=$(FUZZ_SECONDS)
 
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:

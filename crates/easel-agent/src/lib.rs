@@ -9,6 +9,7 @@
 
 mod agent;
 mod approval;
+mod command;
 mod error;
 mod events;
 pub mod load;
@@ -18,13 +19,17 @@ mod permission;
 mod run_ops;
 mod runner;
 #[doc(hidden)]
+pub mod script;
+#[doc(hidden)]
 pub mod scripted;
 mod session;
 mod tool;
+mod tools_dir;
 mod toolset;
 
 pub use agent::{Agent, AgentFormat, DEFAULT_MAX_TURNS, Decision, Handoff, PermissionRule};
 pub use approval::{Answer, Approver, Waiting};
+pub use command::CommandTool;
 pub use error::AgentError;
 pub use events::AgentEvent;
 pub use load::{LoadReport, Problem, load_agents, parse_agent};
@@ -36,6 +41,8 @@ pub use run_ops::{
     register_run_ops,
 };
 pub use runner::{Approvals, Collected, Finish, MAX_DEPTH, RunRequest, Runtime};
+pub use script::{Limits, ScriptTool};
 pub use session::{Record, SESSIONS_DIR, Session};
 pub use tool::{AgentTool, CallOp, ToolOutput};
+pub use tools_dir::{ToolSettings, ToolsConfig, ToolsConfigError, ToolsReport, load_tools};
 pub use toolset::OpTool;
