@@ -23,6 +23,7 @@ pub mod script;
 #[doc(hidden)]
 pub mod scripted;
 mod session;
+mod setup;
 mod tool;
 mod tools_dir;
 mod toolset;
@@ -43,6 +44,7 @@ pub use run_ops::{
 pub use runner::{Approvals, Collected, Finish, MAX_DEPTH, RunRequest, Runtime};
 pub use script::{Limits, ScriptTool};
 pub use session::{Record, SESSIONS_DIR, Session};
+pub use setup::load_runtime;
 pub use tool::{AgentTool, CallOp, ToolOutput};
 pub use tools_dir::{ToolSettings, ToolsConfig, ToolsConfigError, ToolsReport, load_tools};
 pub use toolset::OpTool;

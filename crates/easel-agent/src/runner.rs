@@ -437,38 +437,16 @@ impl Run<'_, '_> {
                             name: call.name.clone(),
                         })?;
                         let ctx = self.ctx(agent);
-                        let refuse = |name: &str, _: Value| {
-                            ToolOutput::error(format!(
-                                "'{name}' needs approval and a script cannot wait for it; allow it with a permission rule or run with yes"
-                            ))
-                        };
-                        let registry = &self.rt.registry;
-                        let agent_ref = agent;
-                        let approvals = self.approvals;
-                        let call_op = |name: &str, a: Value| -> ToolOutput {
-                            let Some(op) = registry.get(name) else {
-                                return ToolOutput::error(format!(
-                                    "there is no operation named '{name}'"
-                                ));
+                        let scripted = Mutex::new(Vec::new());
+                        let out = {
+                            let call_op = |name: &str, a: Value| -> ToolOutput {
+                                self.script_call(&ctx, agent, name, a, &scripted)
                             };
-                            let effect = op.info().effect;
-                            let allowed = effect == Effect::Read
-                                || matches!(approvals, Approvals::Yes)
-                                || agent_ref.decide(name) == Some(Decision::Allow);
-                            if agent_ref.decide(name) == Some(Decision::Deny) {
-                                return ToolOutput::error(format!(
-                                    "'{name}' is refused by a permission rule"
-                                ));
-                            }
-                            if !allowed {
-                                return refuse(name, a);
-                            }
-                            match op.call_json(&ctx, a) {
-                                Ok(o) => ToolOutput::ok(o.json),
-                                Err(e) => ToolOutput::error(format!("{} ({})", e.message, e.hint)),
-                            }
+                            tool.call(&ctx, args.clone(), &call_op)
                         };
-                        tool.call(&ctx, args.clone(), &call_op)
+                        self.proposed
+                            .extend(scripted.into_inner().unwrap_or_else(|p| p.into_inner()));
+                        out
                     }
                     Gate::Refuse(why) => ToolOutput::error(why),
                     Gate::Propose => {
@@ -512,6 +490,54 @@ impl Run<'_, '_> {
         };
         self.output(agent, call, args, out)?;
         Ok(None)
+    }
+
+    /// An operation a script tool calls through `ctx.call`: under the same rules as the
+    /// agent's own calls, except that it cannot stop the run to wait (the script is running).
+    fn script_call(
+        &self,
+        ctx: &Ctx,
+        agent: &Agent,
+        name: &str,
+        args: Value,
+        proposed: &Mutex<Vec<Value>>,
+    ) -> ToolOutput {
+        let Some(op) = self.rt.registry.get(name) else {
+            return ToolOutput::error(format!("there is no operation named '{name}'"));
+        };
+        let mut decision = agent.decide(name);
+        for caller in &self.callers {
+            if caller.decide(name) == Some(Decision::Deny) {
+                decision = Some(Decision::Deny);
+            }
+        }
+        if decision == Some(Decision::Deny) {
+            return ToolOutput::error(format!("'{name}' is refused by a permission rule"));
+        }
+        let run = match op.info().effect {
+            Effect::Read => true,
+            _ if matches!(self.approvals, Approvals::DryRun) => {
+                if let Ok(mut p) = proposed.lock() {
+                    p.push(json!({"tool": name, "arguments": args}));
+                }
+                return ToolOutput::ok("dry run: not applied");
+            }
+            _ if decision == Some(Decision::Allow) || self.always.contains(name) => true,
+            _ => match self.approvals {
+                Approvals::Yes => true,
+                Approvals::Ask(approver) => approver.ask(&agent.name, name, &args) != Answer::No,
+                Approvals::Wait | Approvals::DryRun => false,
+            },
+        };
+        if !run {
+            return ToolOutput::error(format!(
+                "'{name}' needs approval and a script cannot wait for it; allow it with a permission rule or run with yes"
+            ));
+        }
+        match op.call_json(ctx, args) {
+            Ok(o) => ToolOutput::ok(o.json),
+            Err(e) => ToolOutput::error(format!("{} ({})", e.message, e.hint)),
+        }
     }
 
     /// Records a call's output and tells the caller.

@@ -589,3 +589,78 @@ fn unknown_agents_name_the_known_ones() {
     };
     assert!(e.hint().contains("writer"), "{}", e.hint());
 }
+
+/// A vault's own agents and script tools, read by `load_runtime` as the binary does.
+fn runtime_from_files(s: &Setup) -> Runtime {
+    let mut registry = easel_ops::Registry::new();
+    easel_ops::register(&mut registry);
+    let config = easel_llm::Config::load(Some(s.vault.root())).unwrap();
+    let model = Arc::new(LlmModel::new(
+        Arc::new(easel_llm::Llm::new(config)),
+        Arc::new(easel_llm::ops::Models::default()),
+    ));
+    let (rt, notes) = easel_agent::load_runtime(&s.vault, registry, model).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    rt
+}
+
+const SAVER: &str = "module.exports = {\n  name: 'save_note',\n  description: 'Save a note',\n  effect: 'read',\n  parameters: { path: { type: 'string' }, text: { type: 'string' } },\n  execute: ({ path, text }, ctx) => ctx.call('note_write', { path, content: text }),\n};\n";
+
+#[test]
+fn script_tools_calls_go_through_the_runs_approvals() {
+    let turns = || {
+        vec![
+            call("save_note", json!({"path": "S.md", "text": "saved\n"})),
+            text("ok"),
+        ]
+    };
+    let files = |s: &Setup| {
+        let root = s.vault.root();
+        std::fs::create_dir_all(root.join(".easel/agents")).unwrap();
+        std::fs::create_dir_all(root.join(".easel/tools")).unwrap();
+        std::fs::write(
+            root.join(".easel/agents/scribe.md"),
+            "---\ntools: [save_note]\n---\nYou save notes.\n",
+        )
+        .unwrap();
+        std::fs::write(root.join(".easel/tools/save_note.js"), SAVER).unwrap();
+    };
+    // Without anyone to ask, the script's write is refused (a script cannot wait).
+    let s = setup(turns());
+    files(&s);
+    let rt = runtime_from_files(&s);
+    done(
+        rt.run(req("scribe", "save", Approvals::Wait), &|_| ())
+            .unwrap(),
+    );
+    assert!(!s.vault.root().join("S.md").exists());
+    let outs = tool_texts(&s.model.requests()[1]);
+    assert!(outs[0].contains("cannot wait"), "{outs:?}");
+    // In a dry run it is a proposal.
+    let s = setup(turns());
+    files(&s);
+    let rt = runtime_from_files(&s);
+    let (_, _, _, proposed) = done(
+        rt.run(req("scribe", "save", Approvals::DryRun), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(proposed[0]["tool"], "note_write");
+    assert!(!s.vault.root().join("S.md").exists());
+    // With --yes it runs, as the agent's change.
+    let s = setup(turns());
+    files(&s);
+    let rt = runtime_from_files(&s);
+    done(
+        rt.run(req("scribe", "save", Approvals::Yes), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(
+        std::fs::read_to_string(s.vault.root().join("S.md")).unwrap(),
+        "saved\n"
+    );
+    let entries = s.vault.ledger_list(None).unwrap();
+    assert_eq!(
+        entries.iter().find(|e| e.path == "S.md").unwrap().actor,
+        "agent:scribe"
+    );
+}

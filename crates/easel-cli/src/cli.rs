@@ -335,6 +335,49 @@ pub enum AgentCmd {
         #[arg(long, value_delimiter = ',', value_name = "A,B")]
         tools: Option<Vec<String>>,
     },
+    /// Run an agent on a request: its answer streams to stdout, its tool calls show on stderr.
+    /// A call that changes the vault is asked about on a terminal; without one the run stops
+    /// with exit code 6 until 'easel agent approve'.
+    Run {
+        /// The agent's name.
+        name: String,
+        /// What you ask of it.
+        input: String,
+        /// Continue this session instead of starting a new one.
+        #[arg(long)]
+        session: Option<String>,
+        /// provider:model instead of the agent's.
+        #[arg(long, short)]
+        model: Option<String>,
+        /// Run every call without asking.
+        #[arg(long, conflicts_with = "dry_run")]
+        yes: bool,
+        /// Run only what reads; list every other call as a proposal.
+        #[arg(long)]
+        dry_run: bool,
+        /// At most this many model calls (default: the agent's max_turns, else 10).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        max_turns: Option<u32>,
+    },
+    /// A conversation with an agent on the terminal, one session, line by line.
+    Chat {
+        /// The agent's name.
+        name: String,
+        /// provider:model instead of the agent's.
+        #[arg(long, short)]
+        model: Option<String>,
+    },
+    /// Answer the approval a run waits for and continue it.
+    Approve {
+        /// The session (printed when the run stopped).
+        session: String,
+        /// Refuse the call: the agent is told it was refused and goes on.
+        #[arg(long)]
+        deny: bool,
+        /// Also allow every later call of the run without asking.
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

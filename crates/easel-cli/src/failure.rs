@@ -54,6 +54,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         easel_render::RenderFileError,
         easel_code::CodeError,
         easel_code::GraphError,
+        easel_agent::AgentError,
         easel_code::board::BoardError,
         easel_mcp::ServeError,
         easel_http::GuardError,

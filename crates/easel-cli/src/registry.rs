@@ -2,15 +2,33 @@
 //! to every front end (the shell's `easel op`, MCP, and the hand-shaped commands).
 
 use easel_ops::Registry;
+use std::sync::Arc;
 
 /// Every operation the binary offers.
 pub fn build() -> Registry {
+    let models = Arc::new(easel_llm::ops::Models::default());
+    let mut registry = build_for_agents(models.clone());
+    // Agents get every operation above, but not these two: an agent reaches other agents
+    // through its handoffs and agents as tools, bounded by its own permissions.
+    easel_agent::register_run_ops(
+        &mut registry,
+        models,
+        Arc::new(|ctx, registry, model| {
+            easel_agent::load_runtime(ctx.vault(), registry, model)
+                .map(|(rt, _)| rt)
+                .map_err(|e| easel_ops::OpError::from_diagnose(&e))
+        }),
+    );
+    registry
+}
+
+/// Every operation an agent may be given as a tool, sharing `models` (so the local model
+/// loads once per process).
+pub fn build_for_agents(models: Arc<easel_llm::ops::Models>) -> Registry {
     let mut registry = Registry::new();
     easel_ops::register(&mut registry);
     registry.register(easel_render::ops::CanvasRender);
     registry.register(easel_render::export::CanvasExport);
-    // One model client for every operation that calls a model, so the local model loads once.
-    let models = std::sync::Arc::new(easel_llm::ops::Models::default());
     registry
         .register(easel_llm::ops::LlmList::new(models.clone()))
         .register(easel_llm::ops::LlmAsk::new(models.clone()));

@@ -69,6 +69,10 @@ pub struct Config {
 struct FileConfig {
     #[serde(default)]
     llm: LlmSection,
+    /// `[tools.<name>]`: the agents' script tools' settings, read by easel-agent; the same file
+    /// holds both, so a model configuration must not refuse them.
+    #[serde(default, rename = "tools")]
+    _tools: Option<toml::Table>,
     #[serde(default)]
     providers: BTreeMap<String, ProviderConfig>,
     #[serde(default)]
@@ -324,6 +328,18 @@ mod tests {
 
     fn no_env(_: &str) -> Option<String> {
         None
+    }
+
+    #[test]
+    fn the_agents_tool_settings_in_the_same_file_are_not_refused() {
+        let c = Config::from_sources(
+            Some("[llm]\ndefault_model = \"local:smollm2\"\n\n[tools.weather]\nallow_net = [\"api.example.com\"]\n"),
+            None,
+            &no_env,
+        )
+        .unwrap();
+        assert_eq!(c.default_model, "local:smollm2");
+        assert!(Config::from_sources(Some("[tool]\nx = 1\n"), None, &no_env).is_err());
     }
 
     #[test]

@@ -12,6 +12,31 @@ pub fn run(vault: &Vault, registry: &Registry, out: &Output, cmd: AgentCmd) -> a
     let ctx = Ctx::new(vault.clone(), Actor::cli());
     let names = ToolNames::of(registry);
     match cmd {
+        AgentCmd::Run {
+            name,
+            input,
+            session,
+            model,
+            yes,
+            dry_run,
+            max_turns,
+        } => super::agent_run::run(
+            vault,
+            out,
+            super::agent_run::RunArgs {
+                agent: name,
+                input,
+                session,
+                model,
+                yes,
+                dry_run,
+                max_turns,
+            },
+        ),
+        AgentCmd::Chat { name, model } => super::agent_run::chat(vault, out, name, model),
+        AgentCmd::Approve { session, deny, yes } => {
+            super::agent_run::approve(vault, out, &session, deny, yes)
+        }
         AgentCmd::List => {
             let list = AgentList(names).run(&ctx, AgentListInput {})?;
             out.emit(&list, |l| {

@@ -43,7 +43,9 @@ impl Approver for Terminal {
         let args = serde_json::to_string(arguments).unwrap_or_default();
         let args = crate::output::preview(&args, 300);
         loop {
-            eprint!("\n{agent} wants to run {tool} {args}\nAllow? [y]es, [n]o, [a]lways for {tool}: ");
+            eprint!(
+                "\n{agent} wants to run {tool} {args}\nAllow? [y]es, [n]o, [a]lways for {tool}: "
+            );
             let _ = std::io::stderr().flush();
             let mut line = String::new();
             if std::io::stdin().lock().read_line(&mut line).unwrap_or(0) == 0 {
@@ -73,7 +75,9 @@ fn show(out: &Output, e: &AgentEvent) {
     }
     match e {
         AgentEvent::TextDelta { delta, .. } => write_stdout(format_args!("{delta}")),
-        AgentEvent::ToolCall { name, arguments, .. } => {
+        AgentEvent::ToolCall {
+            name, arguments, ..
+        } => {
             let args = serde_json::to_string(arguments).unwrap_or_default();
             eprintln!("\n→ {name} {}", crate::output::preview(&args, 200));
         }
@@ -130,24 +134,13 @@ fn ended(out: &Output, f: Finish) -> anyhow::Result<Option<String>> {
             }
             Ok(Some(session))
         }
-        Finish::Waiting(w) => {
-            show(
-                out,
-                &AgentEvent::ApprovalNeeded {
-                    agent: w.agent.clone(),
-                    id: w.id.clone(),
-                    name: w.name.clone(),
-                    arguments: w.arguments.clone(),
-                    session: w.session.clone(),
-                },
-            );
-            Err(easel_agent::AgentError::Waiting {
-                session: w.session,
-                tool: w.name,
-                arguments: w.arguments,
-            }
-            .into())
+        // The run has shown its `approval_needed` event already.
+        Finish::Waiting(w) => Err(easel_agent::AgentError::Waiting {
+            session: w.session,
+            tool: w.name,
+            arguments: w.arguments,
         }
+        .into()),
     }
 }
 
@@ -165,12 +158,6 @@ fn approvals(yes: bool, dry_run: bool, terminal: &Terminal) -> Approvals<'_> {
 
 /// `easel agent run NAME INPUT`.
 pub fn run(vault: &Vault, out: &Output, args: RunArgs) -> anyhow::Result<()> {
-    if args.yes && args.dry_run {
-        anyhow::bail!(crate::failure::UsageError::new(
-            "--yes and --dry-run cannot be used together",
-            "use --dry-run to see what the agent would do, --yes to let it do it"
-        ));
-    }
     let rt = runtime(vault)?;
     let terminal = Terminal;
     let f = rt.run(
@@ -188,7 +175,13 @@ pub fn run(vault: &Vault, out: &Output, args: RunArgs) -> anyhow::Result<()> {
 }
 
 /// `easel agent approve SESSION [--deny] [--yes]`.
-pub fn approve(vault: &Vault, out: &Output, session: &str, deny: bool, yes: bool) -> anyhow::Result<()> {
+pub fn approve(
+    vault: &Vault,
+    out: &Output,
+    session: &str,
+    deny: bool,
+    yes: bool,
+) -> anyhow::Result<()> {
     let rt = runtime(vault)?;
     let terminal = Terminal;
     let f = rt.approve(session, !deny, approvals(yes, false, &terminal), &|e| {
@@ -199,7 +192,12 @@ pub fn approve(vault: &Vault, out: &Output, session: &str, deny: bool, yes: bool
 
 /// `easel agent chat NAME`: one session, a line of input at a time, until an empty line at
 /// the end of input or `/exit`.
-pub fn chat(vault: &Vault, out: &Output, agent: String, model: Option<String>) -> anyhow::Result<()> {
+pub fn chat(
+    vault: &Vault,
+    out: &Output,
+    agent: String,
+    model: Option<String>,
+) -> anyhow::Result<()> {
     let rt = runtime(vault)?;
     rt.agent(&agent)?;
     let terminal = Terminal;

@@ -1,6 +1,7 @@
 //! One module per area of the command line.
 
 pub mod agent;
+pub mod agent_run;
 pub mod canvas;
 pub mod code;
 pub mod code_board;

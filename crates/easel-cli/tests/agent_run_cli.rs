@@ -1,0 +1,205 @@
+//! `easel agent run|approve` end to end: the real binary against a scripted model server
+//! (exact semantics), and one run of the embedded model.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{TestVault, write};
+use easel_agent::scripted::{Scripted, call, calls, text};
+use serde_json::{Value, json};
+
+const WRITER: &str =
+    "---\ndescription: Writes notes\ntools: [\"note_*\", vault_list]\n---\nYou write notes.\n";
+
+fn lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn of_type<'a>(events: &'a [Value], t: &str) -> Vec<&'a Value> {
+    events.iter().filter(|e| e["type"] == t).collect()
+}
+
+#[test]
+fn a_run_waits_for_approval_with_exit_6_and_approve_runs_the_call_once() {
+    let v = TestVault::new();
+    let model = Scripted::start(vec![
+        call(
+            "note_write",
+            json!({"path": "New.md", "content": "hello\n"}),
+        ),
+        text("Written."),
+    ]);
+    model.configure(v.path()).unwrap();
+    write(v.path(), ".easel/agents/writer.md", WRITER);
+    let out = v
+        .easel()
+        .args(["--json", "agent", "run", "writer", "Write New.md"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = lines(&out.stdout);
+    let waiting = of_type(&events, "approval_needed");
+    assert_eq!(waiting.len(), 1);
+    assert_eq!(waiting[0]["name"], "note_write");
+    let session = waiting[0]["session"].as_str().unwrap().to_string();
+    assert!(!v.file("New.md").exists());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("easel agent approve"), "{stderr}");
+
+    let out = v
+        .easel()
+        .args(["--json", "agent", "approve", &session])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = lines(&out.stdout);
+    let done = of_type(&events, "done");
+    assert_eq!(done[0]["output"], "Written.");
+    assert_eq!(v.read("New.md"), "hello\n");
+    // Undo by run takes the agent's change back.
+    let run = done[0]["run"].as_str().unwrap();
+    v.easel().args(["undo", "--run", run]).assert().success();
+    assert!(!v.file("New.md").exists());
+    // Approving again finds nothing waiting.
+    let out = v
+        .easel()
+        .args(["agent", "approve", &session])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn json_events_stream_and_a_dry_run_lists_its_proposals() {
+    let v = TestVault::new();
+    let model = Scripted::start(vec![
+        calls(&[
+            ("vault_list", json!({})),
+            ("note_write", json!({"path": "New.md", "content": "x"})),
+        ]),
+        text("I would write New.md."),
+    ]);
+    model.configure(v.path()).unwrap();
+    write(v.path(), ".easel/agents/writer.md", WRITER);
+    let out = v
+        .easel()
+        .args(["--json", "agent", "run", "writer", "Plan it", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = lines(&out.stdout);
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(types.first(), Some(&"tool_call"));
+    assert_eq!(types.last(), Some(&"done"));
+    assert!(
+        types.contains(&"text_delta") && types.contains(&"tool_output"),
+        "{types:?}"
+    );
+    let done = of_type(&events, "done")[0];
+    assert_eq!(
+        done["proposed"],
+        json!([{"tool": "note_write", "arguments": {"path": "New.md", "content": "x"}}])
+    );
+    assert_eq!(done["turns"], 2);
+    assert!(!v.file("New.md").exists());
+}
+
+#[test]
+fn the_operation_waits_too_and_unknown_agents_are_exit_3() {
+    let v = TestVault::new();
+    let model = Scripted::start(vec![call(
+        "note_write",
+        json!({"path": "New.md", "content": "x"}),
+    )]);
+    model.configure(v.path()).unwrap();
+    write(v.path(), ".easel/agents/writer.md", WRITER);
+    let out = v
+        .easel()
+        .args([
+            "op",
+            "run",
+            "agent_run",
+            "--args",
+            r#"{"agent":"writer","input":"write"}"#,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("needs approval"), "{stderr}");
+    let out = v
+        .easel()
+        .args(["agent", "run", "nobody", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("writer"));
+}
+
+/// One real run: the embedded model answers through the whole runtime.
+#[test]
+fn the_embedded_model_answers_an_agent() {
+    let v = TestVault::new();
+    write(
+        v.path(),
+        ".easel/agents/greeter.md",
+        "---\ndescription: Greets\ntools: []\ntemperature: 0\nmax_turns: 2\n---\nYou greet people in one short sentence.\n",
+    );
+    let out = v
+        .easel()
+        .env_remove("EASEL_MODEL")
+        .env_remove("EASEL_LOCAL_MODEL")
+        .args([
+            "--json",
+            "agent",
+            "run",
+            "greeter",
+            "Say hello.",
+            "--model",
+            "local:smollm2",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let events = lines(&out.stdout);
+    let done = of_type(&events, "done");
+    assert_eq!(done.len(), 1);
+    let text = done[0]["output"].as_str().unwrap();
+    assert!(!text.trim().is_empty());
+    let streamed: String = of_type(&events, "text_delta")
+        .iter()
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(streamed, text);
+    assert!(done[0]["usage"]["completion_tokens"].as_u64().unwrap() > 0);
+}
