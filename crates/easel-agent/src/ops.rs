@@ -212,6 +212,9 @@ pub struct AgentNewInput {
     /// Its instructions (default: a first line to rewrite).
     #[serde(default)]
     pub instructions: Option<String>,
+    /// Agents it may hand the conversation to (each becomes a tool transfer_to_<agent>).
+    #[serde(default)]
+    pub handoffs: Option<Vec<String>>,
 }
 
 /// `agent_new`'s output.
@@ -293,6 +296,55 @@ Example: {\"name\": \"researcher\", \"description\": \"Finds and summarises note
     }
 }
 
+/// The starter set `easel agent new --starter` writes: an assistant that searches and reads the
+/// vault and hands over to the two others, a canvas builder and a writer, who hand back.
+pub fn starter_set() -> Vec<AgentNewInput> {
+    let agent =
+        |name: &str, description: &str, tools: &[&str], handoffs: &[&str], instructions: &str| {
+            AgentNewInput {
+                name: name.into(),
+                description: Some(description.into()),
+                model: None,
+                tools: Some(tools.iter().map(|t| t.to_string()).collect()),
+                instructions: Some(instructions.into()),
+                handoffs: Some(handoffs.iter().map(|h| h.to_string()).collect()),
+            }
+        };
+    vec![
+        agent(
+            "assistant",
+            "Answers questions about the vault: searches, reads and cites notes",
+            &[
+                "vault_search",
+                "vault_list",
+                "vault_query",
+                "note_read",
+                "canvas_list",
+                "canvas_read",
+            ],
+            &["canvas-builder", "writer"],
+            "You answer questions about this vault. Search it (vault_search), read what you find (note_read, canvas_read) and answer from what the notes say, naming the notes you used. \
+When the person wants a diagram or a board, hand over to canvas-builder; when they want a note written or rewritten, hand over to writer. Never invent what a note says.",
+        ),
+        agent(
+            "canvas-builder",
+            "Builds and lays out canvases: diagrams, boards and maps of notes",
+            &["canvas_*", "note_read", "vault_search"],
+            &["assistant"],
+            "You build JSON Canvas boards. Make a whole diagram in one canvas_import (Mermaid) or canvas_batch call, then lay it out with canvas_layout. \
+Read the notes a board is about before you draw it. Say which canvas you wrote. Hand back to assistant for questions that are not about a canvas.",
+        ),
+        agent(
+            "writer",
+            "Writes and edits notes in the vault's own style",
+            &["note_*", "vault_search"],
+            &["assistant"],
+            "You write and edit Markdown notes. Read a note before you change it, and change only what was asked: note_edit for a passage, note_append to add, note_write for a new note. \
+Keep the vault's headings, links and frontmatter as they are. Say which notes you changed. Hand back to assistant for questions.",
+        ),
+    ]
+}
+
 /// A JSON string is a YAML double-quoted scalar, so any text goes in safely.
 fn yaml(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
@@ -322,6 +374,13 @@ fn template(name: &str, input: &AgentNewInput) -> String {
         }
         None => "# tools: [vault_search, note_read, \"canvas_*\"]   # operations, script tools or globs; default: the read-only operations".into(),
     };
+    let handoffs = match &input.handoffs {
+        Some(h) if !h.is_empty() => {
+            let list: Vec<String> = h.iter().map(|a| yaml(a.trim())).collect();
+            format!("handoffs: [{}]", list.join(", "))
+        }
+        _ => "# handoffs: [writer]             # agents it may hand the conversation to (tool transfer_to_<agent>)".into(),
+    };
     let instructions = input
         .instructions
         .as_deref()
@@ -337,7 +396,7 @@ name: {name}\n\
 description: {description}\n\
 {model}\n\
 {tools}\n\
-# handoffs: [writer]             # agents it may hand the conversation to (tool transfer_to_<agent>)\n\
+{handoffs}\n\
 # handoff_description: \"...\"     # what those agents are told of it (default: the description)\n\
 # agents_as_tools: [researcher]  # agents it may ask a question (tool ask_<agent>)\n\
 # max_turns: 10                  # model calls per run\n\
@@ -374,6 +433,7 @@ mod tests {
             model: Some("local:smollm2".into()),
             tools: Some(vec!["note_read".into(), "canvas_*".into()]),
             instructions: None,
+            handoffs: None,
         };
         let text = template("scribe", &input);
         let agent = load::parse_agent(&text, ".easel/agents/scribe.md", AgentFormat::Easel, &|t| {
@@ -396,6 +456,49 @@ mod tests {
     }
 
     #[test]
+    fn the_starter_set_loads_with_its_handoffs_and_known_tools() {
+        let (_dir, ctx) = ctx();
+        let known = ToolNames::from_names([
+            "vault_search",
+            "vault_list",
+            "vault_query",
+            "note_read",
+            "note_write",
+            "note_edit",
+            "note_append",
+            "canvas_list",
+            "canvas_read",
+            "canvas_import",
+            "canvas_layout",
+        ]);
+        for input in starter_set() {
+            let out = AgentNew(known.clone()).run(&ctx, input).unwrap();
+            assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        }
+        let report = known.load(ctx.vault());
+        assert!(report.problems.is_empty(), "{:?}", report.problems);
+        let names: Vec<&str> = report.agents.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+        let assistant = report.get("assistant").unwrap();
+        let to: Vec<&str> = assistant
+            .handoffs
+            .iter()
+            .map(|h| h.agent.as_str())
+            .collect();
+        assert_eq!(to, vec!["canvas-builder", "writer"]);
+        for a in &report.agents {
+            for h in &a.handoffs {
+                assert!(
+                    report.get(&h.agent).is_some(),
+                    "{} hands over to {}",
+                    a.name,
+                    h.agent
+                );
+            }
+        }
+    }
+
+    #[test]
     fn new_then_show_then_conflict() {
         let (_dir, ctx) = ctx();
         let out = AgentNew(names())
@@ -407,6 +510,7 @@ mod tests {
                     model: None,
                     tools: Some(vec!["Read".into(), "Bash".into()]),
                     instructions: Some("Be brief.".into()),
+                    handoffs: None,
                 },
             )
             .unwrap();
@@ -435,6 +539,7 @@ mod tests {
                 model: None,
                 tools: None,
                 instructions: None,
+                handoffs: None,
             },
         );
         let e = again.unwrap_err();
@@ -455,6 +560,7 @@ mod tests {
                         model: None,
                         tools: None,
                         instructions: None,
+                        handoffs: None,
                     },
                 )
                 .unwrap_err();

@@ -320,10 +320,16 @@ pub enum AgentCmd {
         /// The agent's name.
         name: String,
     },
-    /// Create .easel/agents/NAME.md with a commented frontmatter to fill in.
+    /// Create .easel/agents/NAME.md with a commented frontmatter to fill in, or with
+    /// --starter three agents to start from (assistant, canvas-builder, writer).
     New {
         /// The agent's name: letters, digits, '-' and '_'.
-        name: String,
+        #[arg(required_unless_present = "starter", conflicts_with = "starter")]
+        name: Option<String>,
+        /// Create the starter set instead: an assistant that searches and reads the vault, a
+        /// canvas builder and a writer, with handoffs between them (existing files are kept).
+        #[arg(long)]
+        starter: bool,
         /// What it does, in one line.
         #[arg(long, short)]
         description: Option<String>,

@@ -203,3 +203,29 @@ fn the_embedded_model_answers_an_agent() {
     assert_eq!(streamed, text);
     assert!(done[0]["usage"]["completion_tokens"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn the_starter_set_is_three_agents_that_hand_over_to_each_other() {
+    let v = TestVault::new();
+    let out = v.json(&["agent", "new", "--starter"]);
+    let created: Vec<&str> = out
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(created, vec!["assistant", "canvas-builder", "writer"]);
+    let list = v.json(&["agent", "list"]);
+    assert_eq!(list["agents"].as_array().unwrap().len(), 3);
+    assert!(list["problems"].as_array().unwrap().is_empty(), "{list}");
+    assert!(list["warnings"].as_array().unwrap().is_empty(), "{list}");
+    // A second time keeps the files.
+    let again = v.json(&["agent", "new", "--starter"]);
+    assert!(
+        again
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["created"] == false)
+    );
+}

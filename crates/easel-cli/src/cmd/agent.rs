@@ -124,18 +124,44 @@ pub fn run(vault: &Vault, registry: &Registry, out: &Output, cmd: AgentCmd) -> a
                 }
             })
         }
+        AgentCmd::New { starter: true, .. } => {
+            let mut created = Vec::new();
+            for input in easel_agent::ops::starter_set() {
+                let name = input.name.clone();
+                match AgentNew(names.clone()).run(&ctx, input) {
+                    Ok(c) => created.push(serde_json::json!({"name": c.name, "path": c.path, "created": true, "warnings": c.warnings})),
+                    Err(e) if e.kind == easel_ops::ErrorKind::Conflict => created.push(
+                        serde_json::json!({"name": name, "path": format!(".easel/agents/{name}.md"), "created": false, "warnings": []}),
+                    ),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            out.emit(&created, |list| {
+                for c in list {
+                    let verb = if c["created"] == true {
+                        "created"
+                    } else {
+                        "kept the existing"
+                    };
+                    outln!("{verb} {}", c["path"].as_str().unwrap_or_default());
+                }
+                outln!("try: easel agent chat assistant");
+            })
+        }
         AgentCmd::New {
             name,
             description,
             model,
             tools,
+            ..
         } => {
             let input = AgentNewInput {
-                name,
+                name: name.unwrap_or_default(),
                 description,
                 model,
                 tools,
                 instructions: None,
+                handoffs: None,
             };
             let created = AgentNew(names).run(&ctx, input)?;
             out.emit(&created, |c| {

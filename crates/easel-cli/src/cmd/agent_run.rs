@@ -90,7 +90,7 @@ fn show(out: &Output, e: &AgentEvent) {
             let mark = if *is_error { "✗" } else { "←" };
             eprintln!("{mark} {name}: {}", crate::output::preview(output, 200));
         }
-        AgentEvent::Handoff { from, to } => eprintln!("\n⇢ {from} hands over to {to}"),
+        AgentEvent::Handoff { from, to } => eprintln!("\n{from} → {to}"),
         AgentEvent::ApprovalNeeded { .. } | AgentEvent::Done { .. } | AgentEvent::Error { .. } => {}
     }
 }
