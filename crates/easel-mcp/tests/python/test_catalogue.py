@@ -2,10 +2,12 @@
 effect in `tools/list` and `easel op list`, and the same JSON from an MCP call and from
 `easel --json op run` on identical copies of a fixture vault."""
 
+import http.server
 import json
 import re
 import shutil
 import subprocess
+import threading
 
 import pytest
 
@@ -69,10 +71,15 @@ CASES = {
     "agent_list": {},
     "agent_show": {"name": "reviewer"},
     "agent_new": {"name": "scribe", "description": "Writes things down", "tools": ["note_read"]},
+    # The agent's model is a local server that always answers "Done." (below): the same
+    # answer on both sides.
+    "agent_run": {"agent": "gardener", "input": "Say hello"},
+    # The fixture's session waits for its note_append; approving runs it once and goes on.
+    "agent_approve": {"session": "0000000000aa00000000"},
 }
 
 # Fields an operation makes up afresh on each run (new ids, a new run).
-VOLATILE_BY_OP = {"thread_send": {"node", "edge", "run"}}
+VOLATILE_BY_OP = {"thread_send": {"node", "edge", "run"}, "agent_run": {"session", "run"}}
 # Answers carry the time they were made.
 CREATED = re.compile(r"created: [^\n]*\n")
 
@@ -82,11 +89,65 @@ VOLATILE = {"id", "time", "ledger_id", "undid", "modified"}
 VOLATILE_OBJECTS = {"timing"}
 
 
+class _Done(http.server.BaseHTTPRequestHandler):
+    """An OpenAI-compatible model that answers every request with the text "Done."."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("content-length", 0)))
+        chunk = {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Done."},
+                              "finish_reason": None}]}
+        end = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        body = f"data: {json.dumps(chunk)}\n\ndata: {json.dumps(end)}\n\ndata: [DONE]\n\n".encode()
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+_MODEL = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Done)
+threading.Thread(target=_MODEL.serve_forever, daemon=True).start()
+
+SESSION = "0000000000aa00000000"
+WAITING = {"session": SESSION, "run": "0000000000bb00000000", "agent": "gardener", "id": "call_1",
+           "name": "note_append", "arguments": {"path": "Garden", "text": "- basil"}}
+
+
+def agents(root):
+    """An agent on the answering server, and a session of it waiting for an approval."""
+    (root / ".easel" / "agents").mkdir(parents=True)
+    (root / ".easel" / "config.toml").write_text(
+        f'[providers.openai-compat]\nbase_url = "http://127.0.0.1:{_MODEL.server_port}/v1"\n')
+    (root / ".easel" / "agents" / "gardener.md").write_text(
+        "---\ndescription: Tends the garden note\nmodel: openai-compat:done\n"
+        "tools: [note_read, note_append]\n---\nYou keep the garden note.\n")
+    sessions = root / ".easel" / "sessions"
+    sessions.mkdir()
+    call = {"id": "call_1", "name": "note_append", "arguments": json.dumps(WAITING["arguments"])}
+    lines = [
+        {"kind": "run_started", "run": WAITING["run"], "agent": "gardener", "input": "Add basil"},
+        {"kind": "message", "agent": "gardener",
+         "message": {"role": "user", "parts": [{"type": "text", "text": "Add basil"}]}},
+        {"kind": "message", "agent": "gardener",
+         "message": {"role": "assistant", "parts": [], "tool_calls": [call]}},
+        {"kind": "approval", "agent": "gardener", "id": "call_1", "name": "note_append",
+         "arguments": WAITING["arguments"], "answer": "waiting"},
+        {"kind": "run_ended", "run": WAITING["run"], "status": "waiting"},
+    ]
+    (sessions / f"{SESSION}.jsonl").write_text(
+        "".join(json.dumps({"time": "2026-11-26T00:00:00Z", **l}) + "\n" for l in lines))
+    (sessions / f"{SESSION}.waiting.json").write_text(json.dumps(WAITING))
+
+
 def fixture(root, easel):
     root.mkdir()
     (root / ".obsidian").mkdir()
     (root / "Garden.md").write_text("---\ntags: [garden]\n---\n# Beds\n\nTomatoes in May\n")
     (root / "Board.canvas").write_text(json.dumps(BOARD))
+    agents(root)
     (root / ".claude" / "agents").mkdir(parents=True)
     (root / ".claude" / "agents" / "reviewer.md").write_text(
         "---\nname: reviewer\ndescription: Reviews notes\ntools: Read, Grep, Bash\n---\nReview.\n")

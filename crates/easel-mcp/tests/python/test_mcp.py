@@ -24,6 +24,7 @@ TOOLS = {
     "canvas", "canvas_render", "llm_list", "llm_ask",
     "canvas_layout", "canvas_import", "canvas_export", "canvas_batch", "canvas_new",
     "thread_context", "thread_send",
+    "agent_list", "agent_show", "agent_new", "agent_run", "agent_approve",
 }
 # canvas_write only creates (the file must not exist), so a revision has nothing to match.
 WRITE_TOOLS = {
