@@ -431,11 +431,14 @@ impl Run<'_, '_> {
             Kind::Tool(tool) => {
                 match self.gate(agent, &entry.name, entry.effect, &args, call, approved)? {
                     Gate::Run => {
-                        self.session.append(Record::CallStarted {
-                            agent: agent.name.clone(),
-                            id: call.id.clone(),
-                            name: call.name.clone(),
-                        })?;
+                        // A read may run again after a kill; anything else must not.
+                        if entry.effect != Effect::Read {
+                            self.session.append(Record::CallStarted {
+                                agent: agent.name.clone(),
+                                id: call.id.clone(),
+                                name: call.name.clone(),
+                            })?;
+                        }
                         let ctx = self.ctx(agent);
                         let scripted = Mutex::new(Vec::new());
                         let out = {

@@ -2,9 +2,11 @@
 //! run boundary, each with its time. A session is the whole state of a conversation: a run
 //! resumed with `--session ID`, or after an approval, rebuilds everything from it.
 //!
-//! Each line is appended and flushed to disk before the step it records goes on, so a run
-//! killed at any moment leaves a session that says what happened up to that point; a last
-//! line cut short by the kill is ignored when read.
+//! Each line is appended before the step it records goes on, so a run killed at any moment
+//! leaves a session that says what happened up to that point (a killed process loses nothing
+//! it wrote); a last line cut short is ignored when read. The lines that guard against doing
+//! something twice (a call about to run, an approval, a handoff, the end of a run) are also
+//! flushed to disk, so that not even a machine that loses power runs a call twice.
 
 use crate::error::AgentError;
 use easel_llm::{Message, Role};
@@ -163,7 +165,15 @@ impl Session {
             .open(&self.path)
             .map_err(io)?;
         f.write_all(text.as_bytes()).map_err(io)?;
-        f.sync_data().map_err(io)?;
+        if matches!(
+            line.record,
+            Record::CallStarted { .. }
+                | Record::Approval { .. }
+                | Record::Handoff { .. }
+                | Record::RunEnded { .. }
+        ) {
+            f.sync_data().map_err(io)?;
+        }
         self.records.push(line.record);
         Ok(())
     }
