@@ -111,5 +111,27 @@ step "15. The canvas file now holds the conversation: two questions, two answers
 run canvas read Chat
 run ledger --limit 6
 
+step "16. Agents: a starter set, and one run on the local model"
+run agent new --starter
+run agent list
+# An agent of our own for the small local model: greedy, short answers, one read-only tool.
+mkdir -p "$VAULT/.easel/agents"
+cat > "$VAULT/.easel/agents/guide.md" <<'MD'
+---
+description: Says what is in the vault
+tools: [vault_list]
+temperature: 0
+max_tokens: 120
+max_turns: 3
+---
+You tell people which notes and canvases the vault holds. Call vault_list once, then answer in one sentence.
+MD
+run agent show guide
+# Reading runs freely; a call that would change the vault asks first (here, with no terminal,
+# the run would stop with exit 6 and 'easel agent approve SESSION' would go on).
+bold "\$ easel agent run guide \"What is in this vault?\" --model local:smollm2"
+"$EASEL" agent run guide "What is in this vault?" --model local:smollm2 < /dev/null || echo "(the run ended with exit $?; see the hint above)"
+run ledger --limit 3
+
 echo
 bold "Done. The vault copy is removed on exit; run the same commands on your own vault with --vault DIR."

@@ -76,6 +76,8 @@ pub struct Agent {
     pub agents_as_tools: Vec<String>,
     pub max_turns: u32,
     pub temperature: Option<f32>,
+    /// The longest answer of one model call, in tokens (default [`DEFAULT_MAX_TOKENS`]).
+    pub max_tokens: Option<u32>,
     pub enabled: bool,
     /// Rules by tool name glob; the last one that matches decides.
     pub permission: Vec<PermissionRule>,
@@ -91,6 +93,10 @@ pub struct Agent {
     #[serde(skip_serializing_if = "Map::is_empty")]
     pub extra: Map<String, Value>,
 }
+
+/// The longest answer of one model call when the agent's file does not say: a small model
+/// that repeats itself stops here rather than at the end of its context.
+pub const DEFAULT_MAX_TOKENS: u32 = 2048;
 
 /// The turns an agent gets when its file does not say.
 pub const DEFAULT_MAX_TURNS: u32 = 10;
@@ -108,6 +114,7 @@ impl Agent {
             agents_as_tools: Vec::new(),
             max_turns: DEFAULT_MAX_TURNS,
             temperature: None,
+            max_tokens: None,
             enabled: true,
             permission: Vec::new(),
             instructions: instructions.into(),

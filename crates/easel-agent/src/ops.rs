@@ -401,6 +401,7 @@ description: {description}\n\
 # agents_as_tools: [researcher]  # agents it may ask a question (tool ask_<agent>)\n\
 # max_turns: 10                  # model calls per run\n\
 # temperature: 0.2\n\
+# max_tokens: 2048               # the longest answer of one model call\n\
 # enabled: true\n\
 # permission:                    # allow, ask or deny by tool name glob; the last match wins\n\
 #   \"canvas_*\": allow\n\

@@ -320,6 +320,7 @@ impl Run<'_, '_> {
             ..Request::default()
         };
         req.sampling.temperature = agent.temperature;
+        req.max_tokens = Some(agent.max_tokens.unwrap_or(crate::agent::DEFAULT_MAX_TOKENS));
         let models: Vec<String> = match &self.model {
             Some(m) => vec![m.clone()],
             None if agent.model.is_empty() => vec![self.rt.model.default_model()],

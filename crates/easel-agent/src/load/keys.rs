@@ -31,6 +31,7 @@ const KNOWN: &[&str] = &[
     "maxSteps",
     "max_steps",
     "temperature",
+    "max_tokens",
     "enabled",
     "disable",
     "disabled",
@@ -179,6 +180,15 @@ pub(super) fn agent(
             return Err(format!("'temperature' must be from 0 to 2, not {t}"));
         }
         agent.temperature = Some(t as f32);
+    }
+    if let Some(v) = get("max_tokens") {
+        let n = number("max_tokens", v)?;
+        if !(1.0..=1_000_000.0).contains(&n) || n.fract() != 0.0 {
+            return Err(format!(
+                "'max_tokens' must be a whole number from 1 to 1000000, not {n}"
+            ));
+        }
+        agent.max_tokens = Some(n as u32);
     }
     if let Some(v) = get("enabled") {
         agent.enabled = flag("enabled", v)?;
