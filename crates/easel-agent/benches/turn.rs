@@ -73,7 +73,9 @@ fn turn(c: &mut Criterion) {
         .expect("the run ends")
     };
     c.bench_function("agent_run_one_text_turn", |b| b.iter(|| run("hi")));
-    c.bench_function("agent_run_tool_turn_then_text_turn", |b| b.iter(|| run("list")));
+    c.bench_function("agent_run_tool_turn_then_text_turn", |b| {
+        b.iter(|| run("list"))
+    });
 }
 
 criterion_group!(benches, turn);
