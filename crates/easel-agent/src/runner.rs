@@ -287,6 +287,18 @@ impl Run<'_, '_> {
                 agent: agent.name.clone(),
                 message,
             })?;
+            // A tool call cut off by max_tokens comes back as the start of its JSON: it is not
+            // an answer, so the model is told and tries again (within max_turns).
+            if cut_call(&response, &tools) {
+                self.session.append(Record::Message {
+                    agent: agent.name.clone(),
+                    message: Message::user(format!(
+                        "error: your tool call was cut off at the answer's length limit ({} tokens); call the tool again with shorter arguments, or answer in text",
+                        agent.max_tokens.unwrap_or(crate::agent::DEFAULT_MAX_TOKENS)
+                    )),
+                })?;
+                continue;
+            }
             if response.tool_calls.is_empty() {
                 self.session.append(Record::RunEnded {
                     run: self.id.to_string(),
@@ -689,6 +701,15 @@ impl Run<'_, '_> {
             Err(e) => ToolOutput::error(e.to_string()),
         })
     }
+}
+
+/// Whether `r` is a tool call that the length limit cut off: no call came back, the answer
+/// stopped for its length, tools were offered, and the text is the start of a JSON object.
+fn cut_call(r: &easel_llm::Response, tools: &ToolSet) -> bool {
+    r.tool_calls.is_empty()
+        && r.finish_reason == Some(easel_llm::FinishReason::Length)
+        && !tools.entries.is_empty()
+        && r.text.trim_start().starts_with('{')
 }
 
 /// What happens to one call.

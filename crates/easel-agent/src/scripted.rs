@@ -20,6 +20,9 @@ pub enum Turn {
     BadArguments(String, String),
     /// An HTTP error status.
     Status(u16),
+    /// Text cut off by `max_tokens` (finish reason `length`), as a small model's tool call
+    /// that did not fit comes back.
+    Cut(String),
 }
 
 pub fn text(t: &str) -> Turn {
@@ -193,6 +196,13 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) {
                     Value::Null,
                 ));
                 "tool_calls"
+            }
+            Turn::Cut(t) => {
+                events.push(chunk(
+                    json!({"role": "assistant", "content": t}),
+                    Value::Null,
+                ));
+                "length"
             }
             Turn::Status(_) => "stop",
         };

@@ -664,3 +664,34 @@ fn script_tools_calls_go_through_the_runs_approvals() {
         "agent:scribe"
     );
 }
+
+#[test]
+fn a_tool_call_cut_off_by_the_length_limit_is_an_error_the_model_can_retry() {
+    let s = setup(vec![
+        Turn::Cut("{\"name\": \"note_read\", \"arguments\": {\"pa".into()),
+        call("note_read", json!({"path": "Plan.md"})),
+        text("It says ship it."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let (output, _, turns, _) = done(
+        rt.run(req("writer", "plan?", Approvals::Wait), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(output, "It says ship it.");
+    assert_eq!(turns, 3);
+    let second = &s.model.requests()[1]["messages"];
+    let last = second.as_array().unwrap().last().unwrap();
+    assert_eq!(last["role"], "user");
+    assert!(
+        last["content"].as_str().unwrap().contains("cut off"),
+        "{last}"
+    );
+    // Text cut off is an answer like any other.
+    let s = setup(vec![Turn::Cut("A long answer that".into())]);
+    let rt = runtime(&s, vec![writer()]);
+    let (output, ..) = done(
+        rt.run(req("writer", "x", Approvals::Wait), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(output, "A long answer that");
+}
