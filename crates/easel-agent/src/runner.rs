@@ -263,7 +263,22 @@ impl Run<'_, '_> {
                 if let Some(to) = self.session.current_agent()
                     && to != agent.name
                 {
-                    agent = self.rt.agent(to)?.clone();
+                    let next = self.rt.agent(to)?.clone();
+                    // VS Code's `send: true` handoffs carry the prompt the next agent starts
+                    // with, as if the person had sent it.
+                    if let Some(prompt) = caller
+                        .handoffs
+                        .iter()
+                        .find(|h| h.agent == next.name && h.send)
+                        .and_then(|h| h.prompt.clone())
+                        .filter(|p| !p.trim().is_empty())
+                    {
+                        self.session.append(Record::Message {
+                            agent: next.name.clone(),
+                            message: Message::user(prompt),
+                        })?;
+                    }
+                    agent = next;
                 }
                 continue;
             }

@@ -695,3 +695,32 @@ fn a_tool_call_cut_off_by_the_length_limit_is_an_error_the_model_can_retry() {
     );
     assert_eq!(output, "A long answer that");
 }
+
+#[test]
+fn a_vs_code_handoff_that_sends_its_prompt_starts_the_next_agent_with_it() {
+    let mut planner = Agent::new("planner", "Plan.");
+    planner.handoffs = vec![Handoff {
+        prompt: Some("Implement the plan above.".into()),
+        send: true,
+        ..Handoff::to("implementer")
+    }];
+    let s = setup(vec![
+        call("transfer_to_implementer", json!({})),
+        text("Implemented."),
+    ]);
+    let rt = runtime(&s, vec![planner, Agent::new("implementer", "Implement.")]);
+    let (output, ..) = done(
+        rt.run(req("planner", "plan a feature", Approvals::Wait), &|_| ())
+            .unwrap(),
+    );
+    assert_eq!(output, "Implemented.");
+    let msgs = s.model.requests()[1]["messages"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let last = msgs.last().unwrap();
+    assert_eq!(
+        (last["role"].as_str(), last["content"].as_str()),
+        (Some("user"), Some("Implement the plan above."))
+    );
+}
