@@ -536,12 +536,7 @@ impl Run<'_, '_> {
         let Some(op) = self.rt.registry.get(name) else {
             return ToolOutput::error(format!("there is no operation named '{name}'"));
         };
-        let mut decision = agent.decide(name);
-        for caller in &self.callers {
-            if caller.decide(name) == Some(Decision::Deny) {
-                decision = Some(Decision::Deny);
-            }
-        }
+        let decision = self.decide(agent, name);
         if decision == Some(Decision::Deny) {
             return ToolOutput::error(format!("'{name}' is refused by a permission rule"));
         }
@@ -565,10 +560,22 @@ impl Run<'_, '_> {
                 "'{name}' needs approval and a script cannot wait for it; allow it with a permission rule or run with yes"
             ));
         }
-        match op.call_json(ctx, args) {
-            Ok(o) => ToolOutput::ok(o.json),
-            Err(e) => ToolOutput::error(format!("{} ({})", e.message, e.hint)),
+        ToolOutput::of(op.call_json(ctx, args))
+    }
+
+    /// The strictest permission decision for `name` of `agent` and of every agent that asked
+    /// it: an agent asked by another may do no more than its caller without asking.
+    fn decide(&self, agent: &Agent, name: &str) -> Option<Decision> {
+        let mut decision = agent.decide(name);
+        for caller in &self.callers {
+            decision = match (decision, caller.decide(name)) {
+                (Some(Decision::Deny), _) | (_, Some(Decision::Deny)) => Some(Decision::Deny),
+                (Some(Decision::Ask), _) | (_, Some(Decision::Ask)) => Some(Decision::Ask),
+                (Some(Decision::Allow), Some(Decision::Allow)) => Some(Decision::Allow),
+                (a, b) => a.and(b),
+            };
         }
+        decision
     }
 
     /// Records a call's output and tells the caller.
@@ -604,17 +611,7 @@ impl Run<'_, '_> {
         call: &ToolCall,
         approved: Option<bool>,
     ) -> Result<Gate, AgentError> {
-        // The strictest decision of the agent and of every agent that asked it.
-        let mut decision = agent.decide(name);
-        for caller in &self.callers {
-            decision = match (decision, caller.decide(name)) {
-                (Some(Decision::Deny), _) | (_, Some(Decision::Deny)) => Some(Decision::Deny),
-                (Some(Decision::Ask), _) | (_, Some(Decision::Ask)) => Some(Decision::Ask),
-                (Some(Decision::Allow), Some(Decision::Allow)) => Some(Decision::Allow),
-                // An agent asked by another may do no more than its caller without asking.
-                (a, b) => a.and(b),
-            };
-        }
+        let decision = self.decide(agent, name);
         if decision == Some(Decision::Deny) {
             return Ok(Gate::Refuse(format!(
                 "'{name}' is refused by a permission rule"

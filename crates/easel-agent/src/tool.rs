@@ -29,6 +29,17 @@ impl ToolOutput {
     }
 }
 
+impl ToolOutput {
+    /// An operation's result as the model sees it: its JSON (pictures are files the JSON
+    /// names), or its error with the hint.
+    pub fn of(result: Result<easel_ops::OpOutput, easel_ops::OpError>) -> ToolOutput {
+        match result {
+            Ok(out) => ToolOutput::ok(out.json),
+            Err(e) => ToolOutput::error(format!("{} ({})", e.message, e.hint)),
+        }
+    }
+}
+
 /// Calls an operation of the Registry by name with JSON arguments, under the approval rules
 /// of the run that made the call: what a script's `ctx.call` reaches.
 pub type CallOp<'a> = dyn Fn(&str, Value) -> ToolOutput + 'a;

@@ -38,12 +38,7 @@ impl AgentTool for OpTool {
     }
 
     fn call(&self, ctx: &Ctx, args: Value, _call_op: &CallOp<'_>) -> ToolOutput {
-        match self.op.call_json(ctx, args) {
-            Ok(out) if out.images.is_empty() => ToolOutput::ok(out.json),
-            // The model sees text; the pictures are files the JSON names.
-            Ok(out) => ToolOutput::ok(out.json),
-            Err(e) => ToolOutput::error(format!("{} ({})", e.message, e.hint)),
-        }
+        ToolOutput::of(self.op.call_json(ctx, args))
     }
 }
 
