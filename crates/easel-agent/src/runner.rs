@@ -227,13 +227,24 @@ impl Run<'_, '_> {
                 within.as_ref(),
             ));
         }
-        ToolSet::of(
+        let mut set = ToolSet::of(
             agent,
             &self.rt.registry,
             &self.rt.tools,
             &self.rt.agents,
             within.as_ref(),
-        )
+        );
+        // An agent at the deepest level could never use an `ask_<agent>` tool: offering one
+        // would only cost a small model a turn.
+        if self.at_max_depth() {
+            set.entries.retain(|e| !matches!(e.kind, Kind::Ask(_)));
+        }
+        set
+    }
+
+    /// Whether an agent of this run may not ask another (it is `MAX_DEPTH` deep).
+    fn at_max_depth(&self) -> bool {
+        self.callers.len() + 1 >= MAX_DEPTH as usize
     }
 
     /// The loop. `answered` is an approval just given (call id, allowed).
@@ -402,7 +413,20 @@ impl Run<'_, '_> {
         batch: &[String],
         approved: Option<bool>,
     ) -> Result<Option<Waiting>, AgentError> {
-        let args = match call.arguments_json() {
+        let parsed = call.arguments_json();
+        // Every output follows the call it answers, so a front end can pair them: arguments
+        // that are not JSON are shown as the text the model sent.
+        (self.emit)(AgentEvent::ToolCall {
+            agent: agent.name.clone(),
+            id: call.id.clone(),
+            name: call.name.clone(),
+            arguments: match &parsed {
+                Ok(v @ Value::Object(_)) => v.clone(),
+                Ok(other) => json!({ "value": other }),
+                Err(_) => Value::String(call.arguments.clone()),
+            },
+        });
+        let args = match parsed {
             Ok(v @ Value::Object(_)) => v,
             Ok(other) => json!({ "value": other }),
             Err(e) => {
@@ -411,12 +435,6 @@ impl Run<'_, '_> {
                 return Ok(None);
             }
         };
-        (self.emit)(AgentEvent::ToolCall {
-            agent: agent.name.clone(),
-            id: call.id.clone(),
-            name: call.name.clone(),
-            arguments: args.clone(),
-        });
         if self.session.was_started(&call.id) {
             let out = ToolOutput::error(
                 "this call was interrupted while it ran (the process stopped) and is not run again; check what it did before trying again",
@@ -425,11 +443,22 @@ impl Run<'_, '_> {
             return Ok(None);
         }
         let Some(entry) = tools.get(&call.name).cloned() else {
-            let out = ToolOutput::error(format!(
-                "there is no tool named '{}'; the tools are: {}",
-                call.name,
-                tools.names().join(", ")
-            ));
+            let asks_too_deep = self.at_max_depth()
+                && agent
+                    .agents_as_tools
+                    .iter()
+                    .any(|a| call.name.strip_prefix("ask_") == Some(a.as_str()));
+            let out = if asks_too_deep {
+                ToolOutput::error(format!(
+                    "agents may call agents only {MAX_DEPTH} deep, and this one is asked at the deepest level; answer with what you have"
+                ))
+            } else {
+                ToolOutput::error(format!(
+                    "there is no tool named '{}'; the tools are: {}",
+                    call.name,
+                    tools.names().join(", ")
+                ))
+            };
             self.output(agent, call, args, out)?;
             return Ok(None);
         };
@@ -670,7 +699,7 @@ impl Run<'_, '_> {
         let Some(input) = args.get("input").and_then(Value::as_str) else {
             return Ok(ToolOutput::error("give the question as 'input' (a string)"));
         };
-        if self.callers.len() + 1 >= MAX_DEPTH as usize {
+        if self.at_max_depth() {
             return Ok(ToolOutput::error(format!(
                 "agents may call agents only {MAX_DEPTH} deep"
             )));

@@ -110,16 +110,16 @@ impl ToolSet {
                 tracing::warn!(agent = %agent.name, to = %h.agent, "handoff to an unknown or disabled agent left out");
                 continue;
             };
-            let description = target
+            let about = target
                 .handoff_description
-                .clone()
-                .filter(|d| !d.is_empty())
-                .unwrap_or_else(|| target.description.clone());
+                .as_deref()
+                .filter(|d| !d.trim().is_empty())
+                .unwrap_or(&target.description);
             entries.push(Entry {
                 name: format!("transfer_to_{}", target.name),
-                description: format!(
-                    "Hand the conversation to the agent '{}': {description}",
-                    target.name
+                description: described(
+                    format!("Hand the conversation to the agent '{}'", target.name),
+                    about,
                 ),
                 parameters: json!({"type": "object", "properties": {}}),
                 effect: Effect::Read,
@@ -133,9 +133,9 @@ impl ToolSet {
             };
             entries.push(Entry {
                 name: format!("ask_{}", target.name),
-                description: format!(
-                    "Ask the agent '{}' and get its answer: {}",
-                    target.name, target.description
+                description: described(
+                    format!("Ask the agent '{}' and get its answer", target.name),
+                    &target.description,
                 ),
                 parameters: json!({
                     "type": "object",
@@ -167,5 +167,14 @@ impl ToolSet {
 
     pub fn names(&self) -> Vec<&str> {
         self.entries.iter().map(|e| e.name.as_str()).collect()
+    }
+}
+
+/// A tool's description: what it does, then what the agent it reaches is for, when that agent
+/// says (an agent with no description would leave a dangling colon for the model to read).
+fn described(what: String, about: &str) -> String {
+    match about.trim() {
+        "" => format!("{what}."),
+        about => format!("{what}: {about}"),
     }
 }
