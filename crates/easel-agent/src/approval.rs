@@ -44,6 +44,17 @@ pub struct Waiting {
     pub id: String,
     pub name: String,
     pub arguments: Value,
+    /// The run's model calls and tokens so far, its `--max-turns` and `--model`: the run
+    /// resumed by the answer goes on from them, as one run. (Absent from files written before
+    /// they were kept: then counting starts again.)
+    #[serde(default)]
+    pub turns: u32,
+    #[serde(default)]
+    pub usage: easel_llm::Usage,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_turns: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 fn waiting_path(vault_root: &Path, session: &str) -> PathBuf {
@@ -99,6 +110,13 @@ impl Waiting {
     /// Whether `session` has an approval waiting.
     pub fn exists(vault_root: &Path, session: &str) -> bool {
         waiting_path(vault_root, session).is_file()
+    }
+
+    /// The approval waiting in `session`, read without taking it; `None` when there is none
+    /// or it cannot be read.
+    pub fn peek(vault_root: &Path, session: &str) -> Option<Waiting> {
+        let text = std::fs::read_to_string(waiting_path(vault_root, session)).ok()?;
+        serde_json::from_str(&text).ok()
     }
 }
 

@@ -128,10 +128,13 @@ impl Runtime {
             None => Session::create(self.vault.root())?,
         };
         if Waiting::exists(self.vault.root(), session.id()) {
+            let w = Waiting::peek(self.vault.root(), session.id());
             return Err(AgentError::Waiting {
                 session: session.id().to_string(),
-                tool: "a call".into(),
-                arguments: Value::Null,
+                tool: w
+                    .as_ref()
+                    .map_or_else(|| "a call".into(), |w| w.name.clone()),
+                arguments: w.map_or(Value::Null, |w| w.arguments),
             });
         }
         let agent = self.agent(&req.agent)?.clone();
@@ -194,10 +197,10 @@ impl Runtime {
             id: RunId::from_string(w.run.clone()),
             session: s,
             approvals: then,
-            model: None,
-            max_turns: None,
-            turns: 0,
-            usage: easel_llm::Usage::default(),
+            model: w.model.clone(),
+            max_turns: w.max_turns,
+            turns: w.turns,
+            usage: w.usage,
             proposed: Vec::new(),
             always: HashSet::new(),
             emit,
@@ -522,6 +525,10 @@ impl Run<'_, '_> {
                             id: call.id.clone(),
                             name: call.name.clone(),
                             arguments: args.clone(),
+                            turns: self.turns,
+                            usage: self.usage,
+                            max_turns: self.max_turns,
+                            model: self.model.clone(),
                         };
                         self.session.append(Record::Approval {
                             agent: agent.name.clone(),

@@ -4,6 +4,10 @@
 //! must come out exactly: the events, every request the model was sent, how the run ended,
 //! the vault's files and the ledger afterwards.
 //!
+//! A fixture may go on with `then`: steps on the same session, each `{"approve": true/false}`
+//! (answers the waiting approval) or `{"input": "..."}` (a new message); `finish` is then the
+//! list of each step's end.
+//!
 //! `SDK_FIXTURE=name` runs one file; `SDK_FIXTURES_BLESS=1` writes what came out into the
 //! files' `expect` (review the diff before committing it: a blessed file asserts whatever the
 //! runner did).
@@ -191,37 +195,70 @@ fn run_fixture(f: &Value) -> Value {
     ));
     let (rt, notes) = easel_agent::load_runtime(&vault, registry, llm).unwrap();
 
-    let run = &f["run"];
-    let approvals = match run["approvals"].as_str().unwrap_or("wait") {
-        "wait" => Approvals::Wait,
-        "yes" => Approvals::Yes,
-        "dry_run" => Approvals::DryRun,
-        other => panic!("approvals are wait, yes or dry_run, not {other}"),
-    };
     let events = Collected::default();
+    let emit = |e| events.push(e);
+    let run = &f["run"];
     let result = rt.run(
         RunRequest {
             agent: run["agent"].as_str().unwrap_or_default().into(),
             input: run["input"].as_str().map(String::from),
             session: None,
             model: None,
-            approvals,
-            max_turns: run["max_turns"]
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok()),
+            approvals: approvals(&run["approvals"]),
+            max_turns: max_turns(run),
         },
-        &|e| events.push(e),
+        &emit,
     );
-
-    let (finish, session) = finish_of(&result);
+    let (finish, mut session) = finish_of(&result);
+    let mut finishes = vec![finish];
+    // Later steps on the same session: an answer to the waiting approval, or a new message.
+    for step in f
+        .get("then")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let id = session.clone().unwrap_or_default();
+        let result = if let Some(allow) = step.get("approve").and_then(Value::as_bool) {
+            rt.approve(&id, allow, approvals(&step["approvals"]), &emit)
+        } else {
+            rt.run(
+                RunRequest {
+                    agent: step["agent"]
+                        .as_str()
+                        .or(run["agent"].as_str())
+                        .unwrap_or_default()
+                        .into(),
+                    input: step["input"].as_str().map(String::from),
+                    session: Some(id),
+                    model: None,
+                    approvals: approvals(&step["approvals"]),
+                    max_turns: max_turns(step),
+                },
+                &emit,
+            )
+        };
+        let (finish, s) = finish_of(&result);
+        session = session.or(s);
+        finishes.push(finish);
+    }
+    let finish = if finishes.len() == 1 {
+        finishes.remove(0)
+    } else {
+        Value::Array(finishes)
+    };
     let records: Vec<Record> = session
         .as_deref()
         .map(|id| Session::open(root, id).unwrap().records().to_vec())
         .unwrap_or_default();
-    let run_id = records.iter().find_map(|r| match r {
-        Record::RunStarted { run, .. } => Some(run.clone()),
-        _ => None,
-    });
+    let mut run_ids: Vec<String> = Vec::new();
+    for r in &records {
+        if let Record::RunStarted { run, .. } = r
+            && !run_ids.contains(run)
+        {
+            run_ids.push(run.clone());
+        }
+    }
     let run_ended = records
         .iter()
         .rev()
@@ -265,8 +302,13 @@ fn run_fixture(f: &Value) -> Value {
     if let Some(s) = &session {
         names.push((s.clone(), "<session>".to_string()));
     }
-    if let Some(r) = run_id {
-        names.push((r, "<run>".to_string()));
+    for (i, r) in run_ids.into_iter().enumerate() {
+        let name = if i == 0 {
+            "<run>".to_string()
+        } else {
+            format!("<run {}>", i + 1)
+        };
+        names.push((r, name));
     }
     // Sessions of agents asked as tools: their ids are random too.
     for other in session_ids(root) {
@@ -276,6 +318,22 @@ fn run_fixture(f: &Value) -> Value {
     }
     replace_ids(&mut out, &names);
     out
+}
+
+/// `wait` (nobody to ask; the default), `yes` or `dry_run`.
+fn approvals(v: &Value) -> Approvals<'static> {
+    match v.as_str().unwrap_or("wait") {
+        "wait" => Approvals::Wait,
+        "yes" => Approvals::Yes,
+        "dry_run" => Approvals::DryRun,
+        other => panic!("approvals are wait, yes or dry_run, not {other}"),
+    }
+}
+
+fn max_turns(step: &Value) -> Option<u32> {
+    step["max_turns"]
+        .as_u64()
+        .and_then(|n| u32::try_from(n).ok())
 }
 
 fn finish_of(result: &Result<Finish, AgentError>) -> (Value, Option<String>) {
@@ -296,7 +354,7 @@ fn finish_of(result: &Result<Finish, AgentError>) -> (Value, Option<String>) {
         Ok(Finish::Waiting(w)) => (
             json!({"status": "waiting", "exit_code": easel_core::ErrorKind::Waiting.exit_code(),
                    "agent": w.agent, "id": w.id, "name": w.name, "arguments": w.arguments,
-                   "session": w.session, "run": w.run}),
+                   "session": w.session, "run": w.run, "turns": w.turns, "usage": w.usage}),
             Some(w.session.clone()),
         ),
         Err(e) => {
