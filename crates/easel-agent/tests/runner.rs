@@ -4,8 +4,8 @@
 
 use easel_agent::scripted::{Scripted, Turn, call, calls, text};
 use easel_agent::{
-    Agent, AgentError, AgentEvent, Answer, Approvals, Approver, Collected, Decision, Finish,
-    LlmModel, PermissionRule, Record, RunRequest, Runtime, Session,
+    Agent, AgentError, Answer, Approvals, Approver, Decision, Finish, LlmModel, PermissionRule,
+    Record, RunRequest, Runtime, Session,
 };
 use easel_vault::Vault;
 use serde_json::{Value, json};
@@ -103,100 +103,6 @@ fn the_default_tools_are_the_read_only_operations() {
     }
 }
 
-#[test]
-fn a_write_waits_for_approval_and_runs_once_when_approved() {
-    let s = setup(vec![
-        call(
-            "note_write",
-            json!({"path": "New.md", "content": "hello\n"}),
-        ),
-        text("Written."),
-    ]);
-    let rt = runtime(&s, vec![writer()]);
-    let events = Collected::default();
-    let f = rt
-        .run(req("writer", "write New.md", Approvals::Wait), &|e| {
-            events.push(e)
-        })
-        .unwrap();
-    let Finish::Waiting(w) = f else {
-        panic!("not waiting: {f:?}")
-    };
-    assert_eq!(w.name, "note_write");
-    assert!(!s.vault.root().join("New.md").exists());
-    assert!(
-        events
-            .0
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|e| matches!(e, AgentEvent::ApprovalNeeded { .. }))
-    );
-    // A run on the same session refuses to go past the waiting approval.
-    let again = rt.run(
-        RunRequest {
-            session: Some(w.session.clone()),
-            ..req("writer", "more", Approvals::Wait)
-        },
-        &|_| (),
-    );
-    assert!(
-        matches!(again, Err(AgentError::Waiting { .. })),
-        "{again:?}"
-    );
-
-    let f = rt
-        .approve(&w.session, true, Approvals::Wait, &|_| ())
-        .unwrap();
-    assert_eq!(done(f).0, "Written.");
-    assert_eq!(
-        std::fs::read_to_string(s.vault.root().join("New.md")).unwrap(),
-        "hello\n"
-    );
-    // The change is in the ledger as the agent's, with the run's id.
-    let entries = s.vault.ledger_list(None).unwrap();
-    let e = entries.iter().find(|e| e.path == "New.md").unwrap();
-    assert_eq!(e.actor, "agent:writer");
-    assert_eq!(e.run.as_deref(), Some(w.run.as_str()));
-    // Answered once: a second approval finds nothing, and nothing runs twice.
-    let second = rt.approve(&w.session, true, Approvals::Wait, &|_| ());
-    assert!(
-        matches!(second, Err(AgentError::NotWaiting { .. })),
-        "{second:?}"
-    );
-    assert_eq!(
-        s.vault
-            .ledger_list(None)
-            .unwrap()
-            .iter()
-            .filter(|e| e.path == "New.md")
-            .count(),
-        1
-    );
-}
-
-#[test]
-fn a_refused_call_is_an_error_output_and_the_run_goes_on() {
-    let s = setup(vec![
-        call("note_write", json!({"path": "New.md", "content": "x"})),
-        text("Understood."),
-    ]);
-    let rt = runtime(&s, vec![writer()]);
-    let Finish::Waiting(w) = rt
-        .run(req("writer", "write", Approvals::Wait), &|_| ())
-        .unwrap()
-    else {
-        panic!()
-    };
-    let f = rt
-        .approve(&w.session, false, Approvals::Wait, &|_| ())
-        .unwrap();
-    assert_eq!(done(f).0, "Understood.");
-    assert!(!s.vault.root().join("New.md").exists());
-    let outs = tool_texts(&s.model.requests()[1]);
-    assert_eq!(outs, vec!["error: refused by the user"]);
-}
-
 struct Says(Answer);
 impl Approver for Says {
     fn ask(&self, _: &str, _: &str, _: &Value) -> Answer {
@@ -280,47 +186,6 @@ fn permission_rules_allow_and_deny_without_asking() {
         outs[1],
         "error: 'note_append' is refused by a permission rule"
     );
-}
-
-#[test]
-fn max_turns_fails_the_run_and_keeps_the_session() {
-    let s = setup(vec![
-        call("vault_list", json!({})),
-        call("vault_list", json!({})),
-        call("vault_list", json!({})),
-    ]);
-    let rt = runtime(&s, vec![writer()]);
-    let r = rt.run(
-        RunRequest {
-            max_turns: Some(2),
-            ..req("writer", "loop", Approvals::Wait)
-        },
-        &|_| (),
-    );
-    let Err(AgentError::MaxTurns { turns, session }) = r else {
-        panic!("{r:?}")
-    };
-    assert_eq!(turns, 2);
-    assert!(r_err_text(&rt, &session).contains("max turns exceeded"));
-    // Continuing the session gives the model the whole history.
-    s.model.push(vec![text("Finished.")]);
-    let f = rt
-        .run(
-            RunRequest {
-                session: Some(session),
-                ..req("writer", "go on", Approvals::Wait)
-            },
-            &|_| (),
-        )
-        .unwrap();
-    assert_eq!(done(f).0, "Finished.");
-    let last = s.model.requests().last().unwrap().clone();
-    assert_eq!(last["messages"][1]["content"], "loop");
-}
-
-fn r_err_text(rt: &Runtime, session: &str) -> String {
-    let s = Session::open(rt.vault.root(), session).unwrap();
-    serde_json::to_string(s.records()).unwrap()
 }
 
 #[test]
