@@ -64,7 +64,20 @@ fn every_sdk_fixture_holds() {
             failures.push(format!("{name}: {e}"));
             continue;
         }
-        let actual = run_fixture(&fixture);
+        // A fixture that cannot run (a malformed turn, an unknown approvals mode) is reported
+        // with its name, and the others still run.
+        let actual = match std::panic::catch_unwind(|| run_fixture(&fixture)) {
+            Ok(v) => v,
+            Err(p) => {
+                let why = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                failures.push(format!("{name}: the fixture could not run: {why}"));
+                continue;
+            }
+        };
         if bless {
             fixture["expect"] = actual;
             let out = readable(&fixture, 0, 0) + "\n";
