@@ -5,8 +5,9 @@
 //! after the current token.
 
 use crate::error::{LlmError, Result};
-use crate::textgen::{self, StopScanner, Utf8Pieces};
-use crate::types::{Event, FinishReason, Request, ToolChoice, Usage};
+use crate::textgen::{self, RepeatGuard, StopScanner, Utf8Pieces};
+use crate::types::{Event, FinishReason, Request, ToolCall, ToolChoice, Usage};
+use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::llama_backend::LlamaBackend;
 use llama_cpp_2::llama_batch::LlamaBatch;
@@ -14,6 +15,8 @@ use llama_cpp_2::model::params::LlamaModelParams;
 use llama_cpp_2::model::{LlamaChatMessage, LlamaChatTemplate, LlamaModel};
 use llama_cpp_2::sampling::LlamaSampler;
 use llama_cpp_2::token::LlamaToken;
+use llama_cpp_2::token::data::LlamaTokenData;
+use llama_cpp_2::token::data_array::LlamaTokenDataArray;
 use serde::Serialize;
 use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
@@ -52,12 +55,16 @@ pub struct Timing {
     /// Producing the answer.
     pub generate_ms: f64,
     pub prompt_tokens: u64,
+    /// The prompt's tokens actually read; the others were in the cache from the last answer.
+    pub prompt_tokens_read: u64,
     pub generated_tokens: u64,
+    /// Of `generate_ms`, the time spent choosing tokens (sampling and the grammar).
+    pub sample_ms: f64,
 }
 
 impl Timing {
     pub fn prompt_tokens_per_s(&self) -> f64 {
-        per_s(self.prompt_tokens, self.prompt_ms)
+        per_s(self.prompt_tokens_read, self.prompt_ms)
     }
     pub fn generated_tokens_per_s(&self) -> f64 {
         per_s(self.generated_tokens, self.generate_ms)
@@ -72,16 +79,35 @@ fn per_s(n: u64, ms: f64) -> f64 {
     }
 }
 
+/// A llama.cpp context kept from one generation to the next, with the tokens its KV cache
+/// holds. An agent's turns share their start (instructions, tools, the history so far), so the
+/// next turn reads only what is new: on two cores a 1,000-token prefix is about 3 s.
+struct Kept<'m> {
+    ctx: LlamaContext<'m>,
+    tokens: Vec<LlamaToken>,
+}
+
+/// The kept context. The lock is also what makes generations run one at a time: llama.cpp
+/// contexts must not be created in parallel from one model, and one at a time is what two
+/// cores do well.
+type Slot<'m> = Mutex<Option<Kept<'m>>>;
+
+self_cell::self_cell!(
+    /// The model and the context that borrows it.
+    struct Loaded {
+        owner: LlamaModel,
+        #[not_covariant]
+        dependent: Slot,
+    }
+);
+
 /// A loaded GGUF model. Cheap to share (`Arc`); generations run one at a time.
 pub struct LocalModel {
-    model: LlamaModel,
+    loaded: Loaded,
     template: LlamaChatTemplate,
     path: PathBuf,
     load_time: Duration,
     threads: i32,
-    /// llama.cpp contexts must not be created in parallel from one model; one generation at a
-    /// time is also what 2 cores can do well.
-    busy: Mutex<()>,
     counts: Counts,
 }
 
@@ -149,12 +175,11 @@ impl LocalModel {
                 .unwrap_or(2)
         });
         Ok(LocalModel {
-            model,
+            loaded: Loaded::new(model, |_| Mutex::new(None)),
             template,
             path: path.to_path_buf(),
             load_time: started.elapsed(),
             threads: threads.max(1),
-            busy: Mutex::new(()),
             counts: Counts::default(),
         })
     }
@@ -182,9 +207,21 @@ impl LocalModel {
         self.load_time
     }
 
+    fn model(&self) -> &LlamaModel {
+        self.loaded.borrow_owner()
+    }
+
     /// The context window the model was trained with.
     pub fn context_window(&self) -> u32 {
-        self.model.n_ctx_train()
+        self.model().n_ctx_train()
+    }
+
+    /// Drops the kept context, so the next generation reads its whole prompt (benchmarks of a
+    /// first turn; a caller that wants the memory back).
+    pub fn forget_prefix(&self) {
+        self.loaded.with_dependent(|_, slot| {
+            *slot.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        });
     }
 
     /// The prompt text the chat template makes of the request (tools described, if any).
@@ -201,7 +238,7 @@ impl LocalModel {
             .map_err(|e| LlmError::InvalidRequest {
                 message: e.to_string(),
             })?;
-        self.model
+        self.model()
             .apply_chat_template(&self.template, &chat, true)
             .map_err(|e| LlmError::Inference {
                 message: format!("chat template: {e}"),
@@ -239,12 +276,11 @@ impl LocalModel {
         }))
     }
 
-    fn sampler(&self, req: &Request, grammar: Option<&str>) -> Result<LlamaSampler> {
-        let mut chain = Vec::new();
-        if let Some(g) = grammar {
-            // First, so the other samplers only see tokens the grammar allows.
-            chain.push(LlamaSampler::grammar(&self.model, g, "root").map_err(|e| {
-                LlmError::Grammar {
+    fn sampler(&self, req: &Request, grammar: Option<&str>) -> Result<Sampling> {
+        let model = self.model();
+        let grammar = grammar
+            .map(|g| {
+                LlamaSampler::grammar(model, g, "root").map_err(|e| LlmError::Grammar {
                     tool: req
                         .tools
                         .iter()
@@ -252,21 +288,16 @@ impl LocalModel {
                         .collect::<Vec<_>>()
                         .join(", "),
                     message: e.to_string(),
-                }
-            })?);
-        }
+                })
+            })
+            .transpose()?;
+        let mut chain = Vec::new();
         let s = &req.sampling;
         if let Some(rp) = s
             .repetition_penalty
             .filter(|p| *p > 0.0 && (*p - 1.0).abs() > f32::EPSILON)
         {
-            chain.push(LlamaSampler::penalties(
-                self.model.n_vocab(),
-                64,
-                rp,
-                0.0,
-                0.0,
-            ));
+            chain.push(LlamaSampler::penalties(model.n_vocab(), 64, rp, 0.0, 0.0));
         }
         let temperature = s.temperature.unwrap_or(0.7);
         if temperature <= 0.0 {
@@ -282,7 +313,10 @@ impl LocalModel {
                 .unwrap_or_else(|| fastrand::u32(..));
             chain.push(LlamaSampler::dist(seed));
         }
-        Ok(LlamaSampler::chain_simple(chain))
+        Ok(Sampling {
+            chain: LlamaSampler::chain_simple(chain),
+            grammar,
+        })
     }
 
     /// Runs the request, calling `emit` for each event; `emit` returning `false` cancels.
@@ -303,11 +337,12 @@ impl LocalModel {
     ) -> Result<Timing> {
         let prompt = self.render_prompt(req)?;
         let grammar = self.grammar(req)?;
-        let vocab = self.model.vocab();
+        let model = self.model();
+        let vocab = model.vocab();
         let tokens = vocab.tokenize(prompt.as_bytes(), vocab.should_add_bos(), true);
-        let n_ctx_train = self.model.n_ctx_train().max(512);
+        let n_ctx_train = model.n_ctx_train().max(512);
         let max_new = req.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1);
-        if tokens.len() as u64 >= u64::from(n_ctx_train) {
+        if tokens.is_empty() || tokens.len() as u64 >= u64::from(n_ctx_train) {
             return Err(LlmError::InvalidRequest {
                 message: format!(
                     "the prompt has {} tokens and the local model's context window is {n_ctx_train}",
@@ -318,59 +353,181 @@ impl LocalModel {
         let n_ctx = (tokens.len() as u32)
             .saturating_add(max_new)
             .min(n_ctx_train);
-        let _guard = self.busy.lock().unwrap_or_else(|p| p.into_inner());
-        // A caller may have left while it waited for the model.
-        if gone() {
-            self.counts.cancelled.fetch_add(1, Ordering::SeqCst);
-            return Ok(Timing::default());
-        }
-
-        let params = LlamaContextParams::default()
-            .with_n_ctx(NonZeroU32::new(n_ctx))
-            .with_n_batch(N_BATCH)
-            .with_n_threads(self.threads)
-            .with_n_threads_batch(self.threads);
-        let mut ctx =
-            self.model
-                .new_context(backend()?, params)
-                .map_err(|e| LlmError::Inference {
-                    message: format!("context: {e}"),
-                })?;
-        let mut sampler = self.sampler(req, grammar.as_deref())?;
-
-        let fail = |what: &str, e: &dyn std::fmt::Display| LlmError::Inference {
-            message: format!("{what}: {e}"),
-        };
-        let started = Instant::now();
-        let mut batch = LlamaBatch::new(N_BATCH as usize, 1);
-        let last = tokens.len().saturating_sub(1);
-        for (chunk_no, chunk) in tokens.chunks(N_BATCH as usize).enumerate() {
+        let mut sampling = self.sampler(req, grammar.as_deref())?;
+        self.loaded.with_dependent(|model, slot| {
+            let mut kept = slot.lock().unwrap_or_else(|p| p.into_inner());
+            // A caller may have left while it waited for the model.
             if gone() {
                 self.counts.cancelled.fetch_add(1, Ordering::SeqCst);
                 return Ok(Timing::default());
             }
+            if kept.as_ref().is_none_or(|k| k.ctx.n_ctx() < n_ctx) {
+                // The old context's memory goes before the new one is taken.
+                *kept = None;
+                let params = LlamaContextParams::default()
+                    .with_n_ctx(NonZeroU32::new(context_size(n_ctx, n_ctx_train)))
+                    .with_n_batch(N_BATCH)
+                    .with_n_threads(self.threads)
+                    .with_n_threads_batch(self.threads);
+                let ctx =
+                    model
+                        .new_context(backend()?, params)
+                        .map_err(|e| LlmError::Inference {
+                            message: format!("context: {e}"),
+                        })?;
+                *kept = Some(Kept {
+                    ctx,
+                    tokens: Vec::new(),
+                });
+            }
+            let Some(k) = kept.as_mut() else {
+                return Err(LlmError::Inference {
+                    message: "no context".into(),
+                });
+            };
+            let run = Generation {
+                model: self,
+                req,
+                tokens: &tokens,
+                n_ctx,
+                max_new,
+                call_grammar: grammar.is_some(),
+                gone,
+            };
+            let out = run.run(k, &mut sampling, emit);
+            if out.is_err() {
+                // A failed decode may leave the cache half written: start the next one afresh.
+                *kept = None;
+            }
+            out
+        })
+    }
+}
+
+/// The context to create for `needed` positions: a power of two from 2,048, so that the turns
+/// of one run, each a little longer than the last, keep using one context and its cache.
+fn context_size(needed: u32, n_ctx_train: u32) -> u32 {
+    needed
+        .next_power_of_two()
+        .clamp(2048, n_ctx_train.max(needed))
+}
+
+/// How long a kept cache and a new prompt agree, in tokens.
+fn common_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Sampling without the grammar first, and with it only when the grammar rejects that token:
+/// checking one token is cheap, while constraining all 49,152 of the vocabulary at every step
+/// costs more with every tool offered (llama.cpp's own common sampler does the same).
+struct Sampling {
+    chain: LlamaSampler,
+    grammar: Option<LlamaSampler>,
+}
+
+impl Sampling {
+    fn sample(&mut self, ctx: &LlamaContext<'_>, idx: i32) -> Option<LlamaToken> {
+        let mut candidates = ctx.token_data_array_ith(idx);
+        self.chain.apply(&mut candidates);
+        let first = candidates.selected_token();
+        let Some(grammar) = self.grammar.as_mut() else {
+            return first;
+        };
+        let allowed = first.is_some_and(|t| {
+            let mut one = LlamaTokenDataArray::new(vec![LlamaTokenData::new(t, 0.0, 0.0)], false);
+            grammar.apply(&mut one);
+            one.data.first().is_some_and(|d| d.logit().is_finite())
+        });
+        if allowed {
+            return first;
+        }
+        let mut all = ctx.token_data_array_ith(idx);
+        grammar.apply(&mut all);
+        self.chain.apply(&mut all);
+        all.selected_token()
+    }
+
+    fn accept(&mut self, token: LlamaToken) {
+        if let Some(g) = self.grammar.as_mut() {
+            g.accept(token);
+        }
+        self.chain.accept(token);
+    }
+}
+
+/// One generation on a kept context.
+struct Generation<'a> {
+    model: &'a LocalModel,
+    req: &'a Request,
+    tokens: &'a [LlamaToken],
+    n_ctx: u32,
+    max_new: u32,
+    call_grammar: bool,
+    gone: &'a dyn Fn() -> bool,
+}
+
+impl Generation<'_> {
+    fn run(
+        &self,
+        kept: &mut Kept<'_>,
+        sampling: &mut Sampling,
+        emit: &mut dyn FnMut(Event) -> bool,
+    ) -> Result<Timing> {
+        let counts = &self.model.counts;
+        let vocab = self.model.model().vocab();
+        let req = self.req;
+        let tokens = self.tokens;
+        let fail = |what: &str, e: &dyn std::fmt::Display| LlmError::Inference {
+            message: format!("{what}: {e}"),
+        };
+        let started = Instant::now();
+        // Keep what the cache already holds of this prompt; at least the last token is read
+        // again, since its logits are where the answer starts.
+        let mut start = common_prefix(&kept.tokens, tokens).min(tokens.len() - 1);
+        if start < kept.tokens.len() {
+            let removed = kept
+                .ctx
+                .clear_kv_cache_seq(Some(0), Some(start as u32), None)
+                .unwrap_or(false);
+            if !removed {
+                kept.ctx.clear_kv_cache();
+                start = 0;
+            }
+            kept.tokens.truncate(start);
+        }
+        let mut batch = LlamaBatch::new(N_BATCH as usize, 1);
+        let last = tokens.len() - 1;
+        for chunk in tokens[start..].chunks(N_BATCH as usize) {
+            if (self.gone)() {
+                counts.cancelled.fetch_add(1, Ordering::SeqCst);
+                return Ok(Timing::default());
+            }
             batch.clear();
+            let base = kept.tokens.len();
             for (i, t) in chunk.iter().enumerate() {
-                let pos = chunk_no * N_BATCH as usize + i;
+                let pos = base + i;
                 batch
                     .add(*t, pos as i32, &[0], pos == last)
                     .map_err(|e| fail("batch", &e))?;
             }
-            ctx.decode(&mut batch)
+            kept.ctx
+                .decode(&mut batch)
                 .map_err(|e| fail("reading the prompt", &e))?;
+            kept.tokens.extend_from_slice(chunk);
         }
         let prompt_ms = started.elapsed().as_secs_f64() * 1000.0;
 
         let gen_started = Instant::now();
         let mut pieces = Utf8Pieces::default();
         let mut stops = StopScanner::new(&req.stop);
-        let mut pos = tokens.len() as i32;
+        let mut loops = RepeatGuard::default();
+        let mut sample_time = Duration::ZERO;
         let mut generated: u64 = 0;
         let mut finish = FinishReason::Length;
         // With tools, the output is held until we know whether it is a call (it opens with '{').
         let mut held = String::new();
-        let mut is_call = grammar.is_some() && !matches!(req.tool_choice, ToolChoice::Auto);
-        let mut decided = grammar.is_none() || is_call;
+        let mut is_call = self.call_grammar && !matches!(req.tool_choice, ToolChoice::Auto);
+        let mut decided = !self.call_grammar || is_call;
         let mut cancelled = false;
         let mut piece_buf = Vec::with_capacity(32);
 
@@ -401,15 +558,18 @@ impl LocalModel {
                 }
             };
 
-        let _running = Running::new(&self.counts);
-        while generated < u64::from(max_new) && (pos as u32) < n_ctx {
-            if gone() {
+        let _running = Running::new(counts);
+        while generated < u64::from(self.max_new) && (kept.tokens.len() as u32) < self.n_ctx {
+            if (self.gone)() {
                 cancelled = true;
                 break;
             }
-            let token: LlamaToken = sampler.sample(&ctx, batch.n_tokens() - 1);
-            // `sample` has already accepted the token into the grammar and penalties: accepting
-            // it again would advance the grammar twice and abort the process.
+            let sample_started = Instant::now();
+            let Some(token) = sampling.sample(&kept.ctx, batch.n_tokens() - 1) else {
+                return Err(fail("sampling", &"no token was chosen"));
+            };
+            sampling.accept(token);
+            sample_time += sample_started.elapsed();
             if vocab.is_eog(token) {
                 finish = FinishReason::Stop;
                 break;
@@ -418,6 +578,7 @@ impl LocalModel {
             piece_buf.clear();
             vocab.token_to_piece_into(token, &mut piece_buf, false, None);
             let text = pieces.push(&piece_buf);
+            let looping = loops.push(&text);
             let (out, hit) = stops.push(&text);
             if !send_text(out, &mut held, &mut decided, &mut is_call) {
                 cancelled = true;
@@ -427,22 +588,32 @@ impl LocalModel {
                 finish = FinishReason::Stop;
                 break;
             }
+            // Stuck repeating itself: the answer is cut here, as `max_tokens` would have cut
+            // it much later.
+            if looping {
+                tracing::debug!(generated, "the local model repeats itself; answer cut");
+                break;
+            }
             batch.clear();
             batch
-                .add(token, pos, &[0], true)
+                .add(token, kept.tokens.len() as i32, &[0], true)
                 .map_err(|e| fail("batch", &e))?;
-            pos += 1;
-            ctx.decode(&mut batch).map_err(|e| fail("generating", &e))?;
+            kept.ctx
+                .decode(&mut batch)
+                .map_err(|e| fail("generating", &e))?;
+            kept.tokens.push(token);
         }
         let generate_ms = gen_started.elapsed().as_secs_f64() * 1000.0;
         let timing = Timing {
             prompt_ms,
             generate_ms,
             prompt_tokens: tokens.len() as u64,
+            prompt_tokens_read: (tokens.len() - start) as u64,
             generated_tokens: generated,
+            sample_ms: sample_time.as_secs_f64() * 1000.0,
         };
         if cancelled {
-            self.counts.cancelled.fetch_add(1, Ordering::SeqCst);
+            counts.cancelled.fetch_add(1, Ordering::SeqCst);
             return Ok(timing);
         }
         let (rest, _) = stops.push(&pieces.finish());
@@ -457,31 +628,32 @@ impl LocalModel {
             }
         }
         if is_call {
-            match textgen::parse_tool_call(&held, format!("call_{}", fastrand::u64(..))) {
-                Some(call) if finish == FinishReason::Stop => {
-                    let ok = emit(Event::ToolCallStart {
-                        index: 0,
-                        id: call.id.clone(),
-                        name: call.name.clone(),
-                    }) && emit(Event::ToolCallDelta {
-                        index: 0,
-                        arguments: call.arguments.clone(),
-                    }) && emit(Event::ToolCallEnd {
-                        index: 0,
-                        call: call.clone(),
-                    });
-                    if !ok {
-                        return Ok(timing);
-                    }
-                    finish = FinishReason::ToolCalls;
+            let id = format!("call_{}", fastrand::u64(..));
+            let whole = textgen::parse_tool_call(&held, id.clone())
+                .filter(|_| finish == FinishReason::Stop);
+            // A call cut off (by max_tokens or a loop) is still a call, with the arguments it
+            // got to, as OpenAI's API returns one: never text, and the finish reason says why.
+            let call = whole.or_else(|| {
+                textgen::partial_tool_call(&held).map(|(name, arguments)| ToolCall {
+                    id,
+                    name,
+                    arguments,
+                })
+            });
+            if let Some(call) = call {
+                let ok = emit(Event::ToolCallStart {
+                    index: 0,
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                }) && emit(Event::ToolCallDelta {
+                    index: 0,
+                    arguments: call.arguments.clone(),
+                }) && emit(Event::ToolCallEnd { index: 0, call });
+                if !ok {
+                    return Ok(timing);
                 }
-                // Cut off by max_tokens: the JSON is incomplete, so hand back what there is as text.
-                _ => {
-                    if !emit(Event::TextDelta {
-                        text: std::mem::take(&mut held),
-                    }) {
-                        return Ok(timing);
-                    }
+                if finish == FinishReason::Stop {
+                    finish = FinishReason::ToolCalls;
                 }
             }
         }

@@ -262,3 +262,87 @@ async fn unknown_local_models_are_refused() {
         .unwrap_err();
     assert!(matches!(err, LlmError::UnknownLocalModel { .. }));
 }
+
+/// Runs a request on the local model directly, returning its events and timing.
+async fn generate(req: Request) -> (Vec<Event>, easel_llm::local::Timing) {
+    let model = llm().local_model().await.unwrap();
+    tokio::task::spawn_blocking(move || {
+        let mut events = Vec::new();
+        let timing = model
+            .generate(&req, &mut |e| {
+                events.push(e);
+                true
+            })
+            .unwrap();
+        (events, timing)
+    })
+    .await
+    .unwrap()
+}
+
+fn text_of(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_later_turn_reads_only_what_is_new_and_answers_as_a_fresh_one_would() {
+    let mut first = greedy("Name three fruits.");
+    first.messages.insert(
+        0,
+        Message::system("You are a helpful assistant. Answer in one short sentence."),
+    );
+    first.max_tokens = Some(24);
+    let (events, t1) = generate(first.clone()).await;
+    assert_eq!(t1.prompt_tokens_read, t1.prompt_tokens);
+    let mut second = first.clone();
+    second.messages.push(Message::assistant(text_of(&events)));
+    second.messages.push(Message::user("And three vegetables?"));
+    let (kept, t2) = generate(second.clone()).await;
+    // The shared start (system, first question and answer) came from the cache.
+    assert!(
+        t2.prompt_tokens_read * 2 < t2.prompt_tokens,
+        "read {} of {}",
+        t2.prompt_tokens_read,
+        t2.prompt_tokens
+    );
+    llm().local_model().await.unwrap().forget_prefix();
+    let (fresh, t3) = generate(second).await;
+    assert_eq!(t3.prompt_tokens_read, t3.prompt_tokens);
+    assert_eq!(text_of(&kept), text_of(&fresh));
+    assert!(!text_of(&fresh).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_cut_off_by_max_tokens_is_a_call_with_a_length_finish_never_text() {
+    let mut req = greedy("Write a long note about the history of the city of Paris.");
+    req.tools = vec![Tool {
+        name: "note_write".into(),
+        description: "Write a note.".into(),
+        parameters: json!({"type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}, "required": ["path", "text"]}),
+    }];
+    req.tool_choice = ToolChoice::Required;
+    req.max_tokens = Some(16);
+    let (events, _) = generate(req).await;
+    assert_eq!(text_of(&events), "", "{events:?}");
+    let call = events
+        .iter()
+        .find_map(|e| match e {
+            Event::ToolCallEnd { call, .. } => Some(call.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no call in {events:?}"));
+    assert_eq!(call.name, "note_write");
+    assert!(call.arguments_json().is_err(), "{call:?}");
+    assert_eq!(
+        events.last(),
+        Some(&Event::Finish {
+            reason: FinishReason::Length
+        })
+    );
+}
