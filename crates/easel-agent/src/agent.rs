@@ -78,6 +78,10 @@ pub struct Agent {
     pub temperature: Option<f32>,
     /// The longest answer of one model call, in tokens (default [`DEFAULT_MAX_TOKENS`]).
     pub max_tokens: Option<u32>,
+    /// Whether the model must call a tool (`required`, or one tool by name) until this agent
+    /// has used one in the run; then it decides again, as the OpenAI Agents SDK's
+    /// `reset_tool_choice` does, so a forced call cannot repeat forever.
+    pub tool_choice: Option<easel_llm::ToolChoice>,
     pub enabled: bool,
     /// Rules by tool name glob; the last one that matches decides.
     pub permission: Vec<PermissionRule>,
@@ -115,6 +119,7 @@ impl Agent {
             max_turns: DEFAULT_MAX_TURNS,
             temperature: None,
             max_tokens: None,
+            tool_choice: None,
             enabled: true,
             permission: Vec::new(),
             instructions: instructions.into(),

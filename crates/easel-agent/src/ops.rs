@@ -402,6 +402,7 @@ description: {description}\n\
 # max_turns: 10                  # model calls per run\n\
 # temperature: 0.2\n\
 # max_tokens: 2048               # the longest answer of one model call\n\
+# tool_choice: required          # call a tool first (auto again once one is used)\n\
 # enabled: true\n\
 # permission:                    # allow, ask or deny by tool name glob; the last match wins\n\
 #   \"canvas_*\": allow\n\

@@ -93,6 +93,8 @@ struct Run<'r, 'e> {
     usage: easel_llm::Usage,
     proposed: Vec<Value>,
     always: HashSet<String>,
+    /// Calls whose answer was cut off by `max_tokens` before their arguments were complete.
+    cut: HashSet<String>,
     emit: &'e (dyn Fn(AgentEvent) + Sync),
     /// The agents that asked this one (`ask_<agent>`), outermost first: their tools and rules
     /// bound this one's.
@@ -160,6 +162,7 @@ impl Runtime {
             turns: 0,
             usage: easel_llm::Usage::default(),
             proposed: Vec::new(),
+            cut: Default::default(),
             always: HashSet::new(),
             emit,
             callers: Vec::new(),
@@ -202,6 +205,7 @@ impl Runtime {
             turns: w.turns,
             usage: w.usage,
             proposed: Vec::new(),
+            cut: Default::default(),
             always: HashSet::new(),
             emit,
             callers: Vec::new(),
@@ -310,6 +314,15 @@ impl Run<'_, '_> {
             }
             let tools = self.tools(&agent);
             let response = self.ask_model(&agent, &tools)?;
+            if response.finish_reason == Some(easel_llm::FinishReason::Length) {
+                self.cut.extend(
+                    response
+                        .tool_calls
+                        .iter()
+                        .filter(|c| c.arguments_json().is_err())
+                        .map(|c| c.id.clone()),
+                );
+            }
             let mut message = Message::assistant(response.text.clone());
             message.tool_calls = response.tool_calls.clone();
             self.session.append(Record::Message {
@@ -362,6 +375,19 @@ impl Run<'_, '_> {
         };
         req.sampling.temperature = agent.temperature;
         req.max_tokens = Some(agent.max_tokens.unwrap_or(crate::agent::DEFAULT_MAX_TOKENS));
+        if let Some(choice) = &agent.tool_choice
+            && !req.tools.is_empty()
+            && !self.session.used_tools_in_run(&agent.name)
+        {
+            req.tool_choice = match choice {
+                // A tool the agent is not given (a typo, a tool since removed): some call.
+                easel_llm::ToolChoice::Tool(name) if !req.tools.iter().any(|t| &t.name == name) => {
+                    tracing::warn!(agent = %agent.name, tool = %name, "tool_choice names a tool the agent is not given");
+                    easel_llm::ToolChoice::Required
+                }
+                other => other.clone(),
+            };
+        }
         let models: Vec<String> = match &self.model {
             Some(m) => vec![m.clone()],
             None if agent.model.is_empty() => vec![self.rt.model.default_model()],
@@ -432,6 +458,14 @@ impl Run<'_, '_> {
         let args = match parsed {
             Ok(v @ Value::Object(_)) => v,
             Ok(other) => json!({ "value": other }),
+            Err(_) if self.cut.contains(&call.id) => {
+                let out = ToolOutput::error(format!(
+                    "your call was cut off at the answer's length limit ({} tokens) before its arguments were complete, so it did not run; call it again with shorter arguments",
+                    agent.max_tokens.unwrap_or(crate::agent::DEFAULT_MAX_TOKENS)
+                ));
+                self.output(agent, call, Value::Null, out)?;
+                return Ok(None);
+            }
             Err(e) => {
                 let out = ToolOutput::error(format!("the arguments are not JSON: {e}"));
                 self.output(agent, call, Value::Null, out)?;
@@ -724,6 +758,7 @@ impl Run<'_, '_> {
             turns: 0,
             usage: easel_llm::Usage::default(),
             proposed: Vec::new(),
+            cut: Default::default(),
             always: self.always.clone(),
             emit: self.emit,
             callers,
@@ -757,7 +792,7 @@ fn cut_call(r: &easel_llm::Response, tools: &ToolSet) -> bool {
     r.tool_calls.is_empty()
         && r.finish_reason == Some(easel_llm::FinishReason::Length)
         && !tools.entries.is_empty()
-        && r.text.trim_start().starts_with('{')
+        && (r.text.trim().is_empty() || r.text.trim_start().starts_with('{'))
 }
 
 /// What happens to one call.

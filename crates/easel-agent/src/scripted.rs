@@ -23,6 +23,9 @@ pub enum Turn {
     /// Text cut off by `max_tokens` (finish reason `length`), as a small model's tool call
     /// that did not fit comes back.
     Cut(String),
+    /// A tool call cut off by `max_tokens`: its name and the start of its arguments, with
+    /// finish reason `length`, as OpenAI's API returns one.
+    CutCall(String, String),
 }
 
 pub fn text(t: &str) -> Turn {
@@ -200,6 +203,14 @@ fn serve(conn: TcpStream, shared: &Mutex<Shared>) {
             Turn::Cut(t) => {
                 events.push(chunk(
                     json!({"role": "assistant", "content": t}),
+                    Value::Null,
+                ));
+                "length"
+            }
+            Turn::CutCall(name, args) => {
+                events.push(chunk(
+                    json!({"tool_calls": [{"index": 0, "id": format!("call_{n}_0"), "type": "function",
+                            "function": {"name": name, "arguments": args}}]}),
                     Value::Null,
                 ));
                 "length"

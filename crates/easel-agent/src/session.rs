@@ -189,6 +189,17 @@ impl Session {
             .collect()
     }
 
+    /// Whether `agent` has called a tool since the last run began.
+    pub fn used_tools_in_run(&self, agent: &str) -> bool {
+        self.records
+            .iter()
+            .rev()
+            .take_while(|r| !matches!(r, Record::RunStarted { .. }))
+            .any(|r| {
+                matches!(r, Record::Message { agent: a, message } if a == agent && !message.tool_calls.is_empty())
+            })
+    }
+
     /// The agent whose turn it is: the last one handed to, else the one the last run began
     /// with.
     pub fn current_agent(&self) -> Option<&str> {

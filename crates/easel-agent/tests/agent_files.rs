@@ -308,11 +308,35 @@ fn wrong_types_of_known_keys_are_reasons() {
         ("tools: ['canvas_[']", "glob"),
         ("description: [a, b]", "'description'"),
         ("name: two words", "' '"),
+        (
+            "tool_choice: call it",
+            "'tool_choice' is auto, required, none or a tool's name",
+        ),
+        ("tool_choice: [a]", "'tool_choice'"),
     ];
     for (yaml, expected) in cases {
         let text = format!("---\n{yaml}\n---\nbody\n");
         let e =
             parse_agent(&text, ".easel/agents/x.md", AgentFormat::Easel, &is_op).expect_err(yaml);
         assert!(e.contains(expected), "{yaml}: {e}");
+    }
+}
+
+#[test]
+fn tool_choice_is_auto_required_none_or_a_tools_name() {
+    use easel_llm::ToolChoice;
+    for (yaml, expected) in [
+        ("auto", ToolChoice::Auto),
+        ("required", ToolChoice::Required),
+        ("none", ToolChoice::None),
+        (
+            "canvas_add_node",
+            ToolChoice::Tool("canvas_add_node".into()),
+        ),
+    ] {
+        let text = format!("---\ntool_choice: {yaml}\n---\nbody\n");
+        let a = parse_agent(&text, ".easel/agents/x.md", AgentFormat::Easel, &is_op).unwrap();
+        assert_eq!(a.tool_choice, Some(expected));
+        assert!(a.extra.is_empty());
     }
 }

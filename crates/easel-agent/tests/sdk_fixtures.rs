@@ -177,7 +177,13 @@ fn turn(v: &Value) -> Turn {
     if let Some(t) = v.get("cut") {
         return Turn::Cut(t.as_str().unwrap_or_default().into());
     }
-    panic!("a model turn is text, calls, bad_arguments, status or cut: {v}")
+    if let Some(c) = v.get("cut_call") {
+        return Turn::CutCall(
+            c["name"].as_str().unwrap_or_default().into(),
+            c["arguments"].as_str().unwrap_or_default().into(),
+        );
+    }
+    panic!("a model turn is text, calls, bad_arguments, status, cut or cut_call: {v}")
 }
 
 /// Runs one fixture and returns what came out, in the shape of its `expect`.
@@ -434,7 +440,12 @@ fn request_of(body: &Value, registry: &easel_ops::Registry) -> Value {
             }
         })
         .collect();
-    json!({"messages": messages, "tools": tools})
+    let mut out = json!({"messages": messages, "tools": tools});
+    // Stated only when it is not the default, so that most fixtures need not say it.
+    if let Some(choice) = body.get("tool_choice").filter(|c| *c != "auto") {
+        out["tool_choice"] = choice.clone();
+    }
+    out
 }
 
 /// The vault's files outside `.easel/`, by path, with their text.

@@ -32,11 +32,25 @@ const KNOWN: &[&str] = &[
     "max_steps",
     "temperature",
     "max_tokens",
+    "tool_choice",
     "enabled",
     "disable",
     "disabled",
     "permission",
 ];
+
+/// Whether `name` can be a tool's name: `[A-Za-z0-9_-]+`, at most 64 long, as model APIs allow.
+fn valid_tool_name(name: &str) -> Result<(), String> {
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!("'{name}' is not a tool name"));
+    }
+    Ok(())
+}
 
 /// Whether `name` can name an agent: `[A-Za-z0-9_-]+`, at most [`MAX_NAME_LEN`] long.
 pub fn valid_name(name: &str) -> Result<(), String> {
@@ -189,6 +203,19 @@ pub(super) fn agent(
             ));
         }
         agent.max_tokens = Some(n as u32);
+    }
+    if let Some(v) = get("tool_choice") {
+        agent.tool_choice = Some(match text("tool_choice", v)?.as_str() {
+            "auto" => easel_llm::ToolChoice::Auto,
+            "required" => easel_llm::ToolChoice::Required,
+            "none" => easel_llm::ToolChoice::None,
+            name => {
+                valid_tool_name(name).map_err(|why| {
+                    format!("'tool_choice' is auto, required, none or a tool's name; {why}")
+                })?;
+                easel_llm::ToolChoice::Tool(name.to_string())
+            }
+        });
     }
     if let Some(v) = get("enabled") {
         agent.enabled = flag("enabled", v)?;
