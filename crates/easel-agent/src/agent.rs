@@ -59,6 +59,35 @@ pub struct PermissionRule {
     pub decision: Decision,
 }
 
+/// What happens after a tool's output, as the OpenAI Agents SDK's `tool_use_behavior`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolUseBehavior {
+    /// The output goes back to the model, which answers or calls again.
+    #[default]
+    RunLlmAgain,
+    /// The first tool output that is not an error is the run's answer: no further model call.
+    /// For small models that would otherwise call the same tool again and again.
+    StopOnFirstTool,
+    /// The output of one of these tools, when not an error, is the run's answer.
+    StopAtTools(Vec<String>),
+}
+
+impl ToolUseBehavior {
+    /// Whether a successful output of `tool` ends the run. Handoffs never do: the next agent
+    /// answers.
+    pub fn stops_at(&self, tool: &str) -> bool {
+        if tool.starts_with("transfer_to_") {
+            return false;
+        }
+        match self {
+            ToolUseBehavior::RunLlmAgain => false,
+            ToolUseBehavior::StopOnFirstTool => true,
+            ToolUseBehavior::StopAtTools(names) => names.iter().any(|n| n == tool),
+        }
+    }
+}
+
 /// An agent, read from its file.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Agent {
@@ -82,6 +111,9 @@ pub struct Agent {
     /// has used one in the run; then it decides again, as the OpenAI Agents SDK's
     /// `reset_tool_choice` does, so a forced call cannot repeat forever.
     pub tool_choice: Option<easel_llm::ToolChoice>,
+    /// What a tool's output does: goes back to the model (the default), or ends the run as its
+    /// answer, as the OpenAI Agents SDK's `tool_use_behavior`.
+    pub tool_use_behavior: ToolUseBehavior,
     pub enabled: bool,
     /// Rules by tool name glob; the last one that matches decides.
     pub permission: Vec<PermissionRule>,
@@ -120,6 +152,7 @@ impl Agent {
             temperature: None,
             max_tokens: None,
             tool_choice: None,
+            tool_use_behavior: ToolUseBehavior::RunLlmAgain,
             enabled: true,
             permission: Vec::new(),
             instructions: instructions.into(),

@@ -28,7 +28,9 @@ mod tool;
 mod tools_dir;
 mod toolset;
 
-pub use agent::{Agent, AgentFormat, DEFAULT_MAX_TURNS, Decision, Handoff, PermissionRule};
+pub use agent::{
+    Agent, AgentFormat, DEFAULT_MAX_TURNS, Decision, Handoff, PermissionRule, ToolUseBehavior,
+};
 pub use approval::{Answer, Approver, Waiting};
 pub use command::CommandTool;
 pub use error::AgentError;

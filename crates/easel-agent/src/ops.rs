@@ -403,6 +403,7 @@ description: {description}\n\
 # temperature: 0.2\n\
 # max_tokens: 2048               # the longest answer of one model call\n\
 # tool_choice: required          # call a tool first (auto again once one is used)\n\
+# tool_use_behavior: stop_on_first_tool  # the first tool output is the answer\n\
 # enabled: true\n\
 # permission:                    # allow, ask or deny by tool name glob; the last match wins\n\
 #   \"canvas_*\": allow\n\

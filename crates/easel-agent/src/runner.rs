@@ -95,6 +95,8 @@ struct Run<'r, 'e> {
     always: HashSet<String>,
     /// Calls whose answer was cut off by `max_tokens` before their arguments were complete.
     cut: HashSet<String>,
+    /// A tool output that ends the run as its answer (the agent's `tool_use_behavior`).
+    stop_with: Option<String>,
     emit: &'e (dyn Fn(AgentEvent) + Sync),
     /// The agents that asked this one (`ask_<agent>`), outermost first: their tools and rules
     /// bound this one's.
@@ -163,6 +165,7 @@ impl Runtime {
             usage: easel_llm::Usage::default(),
             proposed: Vec::new(),
             cut: Default::default(),
+            stop_with: None,
             always: HashSet::new(),
             emit,
             callers: Vec::new(),
@@ -206,6 +209,7 @@ impl Runtime {
             usage: w.usage,
             proposed: Vec::new(),
             cut: Default::default(),
+            stop_with: None,
             always: HashSet::new(),
             emit,
             callers: Vec::new(),
@@ -277,6 +281,7 @@ impl Run<'_, '_> {
                         return Ok(Finish::Waiting(w));
                     }
                 }
+                let stop_with = self.stop_with.take();
                 // A handoff made in these calls takes effect now.
                 if let Some(to) = self.session.current_agent()
                     && to != agent.name
@@ -297,6 +302,8 @@ impl Run<'_, '_> {
                         })?;
                     }
                     agent = next;
+                } else if let Some(output) = stop_with {
+                    return self.done(&caller, output);
                 }
                 continue;
             }
@@ -342,22 +349,27 @@ impl Run<'_, '_> {
                 continue;
             }
             if response.tool_calls.is_empty() {
-                self.session.append(Record::RunEnded {
-                    run: self.id.to_string(),
-                    status: "done".into(),
-                    output: Some(response.text.clone()),
-                })?;
-                return Ok(Finish::Done {
-                    agent: agent.name.clone(),
-                    output: response.text,
-                    session: self.session.id().to_string(),
-                    run: self.id.to_string(),
-                    turns: self.turns,
-                    usage: self.usage,
-                    proposed: std::mem::take(&mut self.proposed),
-                });
+                return self.done(&agent, response.text);
             }
         }
+    }
+
+    /// Ends the run with `output` as its answer.
+    fn done(&mut self, agent: &Agent, output: String) -> Result<Finish, AgentError> {
+        self.session.append(Record::RunEnded {
+            run: self.id.to_string(),
+            status: "done".into(),
+            output: Some(output.clone()),
+        })?;
+        Ok(Finish::Done {
+            agent: agent.name.clone(),
+            output,
+            session: self.session.id().to_string(),
+            run: self.id.to_string(),
+            turns: self.turns,
+            usage: self.usage,
+            proposed: std::mem::take(&mut self.proposed),
+        })
     }
 
     /// One model call, trying the agent's models in order.
@@ -660,6 +672,10 @@ impl Run<'_, '_> {
             agent: agent.name.clone(),
             message: Message::tool_result(call.id.clone(), out.text.clone()),
         })?;
+        if !out.is_error && self.stop_with.is_none() && agent.tool_use_behavior.stops_at(&call.name)
+        {
+            self.stop_with = Some(out.text.clone());
+        }
         (self.emit)(AgentEvent::ToolOutput {
             agent: agent.name.clone(),
             id: call.id.clone(),
@@ -759,6 +775,7 @@ impl Run<'_, '_> {
             usage: easel_llm::Usage::default(),
             proposed: Vec::new(),
             cut: Default::default(),
+            stop_with: None,
             always: self.always.clone(),
             emit: self.emit,
             callers,

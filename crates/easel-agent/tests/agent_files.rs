@@ -313,6 +313,14 @@ fn wrong_types_of_known_keys_are_reasons() {
             "'tool_choice' is auto, required, none or a tool's name",
         ),
         ("tool_choice: [a]", "'tool_choice'"),
+        (
+            "tool_use_behavior: stop",
+            "'tool_use_behavior' is run_llm_again",
+        ),
+        (
+            "tool_use_behavior: {stop_at_tool_names: ['a b']}",
+            "'a b' is not a tool name",
+        ),
     ];
     for (yaml, expected) in cases {
         let text = format!("---\n{yaml}\n---\nbody\n");
@@ -339,4 +347,24 @@ fn tool_choice_is_auto_required_none_or_a_tools_name() {
         assert_eq!(a.tool_choice, Some(expected));
         assert!(a.extra.is_empty());
     }
+}
+
+#[test]
+fn tool_use_behavior_takes_the_sdks_three_forms() {
+    use easel_agent::ToolUseBehavior;
+    for (yaml, expected) in [
+        ("run_llm_again", ToolUseBehavior::RunLlmAgain),
+        ("stop_on_first_tool", ToolUseBehavior::StopOnFirstTool),
+        (
+            "{stop_at_tool_names: [note_write, add_item]}",
+            ToolUseBehavior::StopAtTools(vec!["note_write".into(), "add_item".into()]),
+        ),
+    ] {
+        let text = format!("---\ntool_use_behavior: {yaml}\n---\nbody\n");
+        let a = parse_agent(&text, ".easel/agents/x.md", AgentFormat::Easel, &is_op).unwrap();
+        assert_eq!(a.tool_use_behavior, expected);
+    }
+    let stop = ToolUseBehavior::StopAtTools(vec!["note_write".into()]);
+    assert!(stop.stops_at("note_write") && !stop.stops_at("note_read"));
+    assert!(!ToolUseBehavior::StopOnFirstTool.stops_at("transfer_to_writer"));
 }

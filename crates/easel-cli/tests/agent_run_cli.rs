@@ -204,6 +204,82 @@ fn the_embedded_model_answers_an_agent() {
     assert!(done[0]["usage"]["completion_tokens"].as_u64().unwrap() > 0);
 }
 
+/// One real run whose tool call changes a canvas: the embedded model, made to call the tool
+/// first (`tool_choice`), fills its arguments under the grammar; the script tool adds the item
+/// to the board through `ctx.call`, and the change is in the ledger under the agent's name.
+/// The call's argument is asserted (greedy decoding repeats), not any text the model writes.
+#[test]
+fn the_embedded_model_calls_a_tool_that_changes_a_canvas() {
+    let v = TestVault::new();
+    write(
+        v.path(),
+        "Groceries.canvas",
+        "{\"nodes\":[],\"edges\":[]}\n",
+    );
+    write(
+        v.path(),
+        ".easel/tools/add_item.js",
+        "module.exports = {
+           name: 'add_item',
+           description: 'Put one item on the groceries board.',
+           parameters: { item: { type: 'string', description: 'The item' } },
+           execute: async (args, ctx) => {
+             const r = await ctx.call('canvas_add_node', { path: 'Groceries.canvas', type: 'text', text: String(args.item).slice(0, 200) || 'item' });
+             return 'added ' + r.node.id;
+           } };",
+    );
+    write(
+        v.path(),
+        ".easel/agents/board.md",
+        "---\ndescription: Puts items on the groceries board\ntools: [add_item]\ntool_choice: required\ntool_use_behavior: stop_on_first_tool\ntemperature: 0\nmax_turns: 3\nmax_tokens: 64\n---\nYou put what the user asks for on the groceries board with add_item, then say what you added.\n",
+    );
+    let out = v
+        .easel()
+        .env_remove("EASEL_MODEL")
+        .env_remove("EASEL_LOCAL_MODEL")
+        .args([
+            "--json",
+            "agent",
+            "run",
+            "board",
+            "Milk, please.",
+            "--yes",
+            "--model",
+            "local:smollm2",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let events = lines(&out.stdout);
+    let calls = of_type(&events, "tool_call");
+    assert!(!calls.is_empty(), "no tool call: {events:?} {stderr}");
+    assert_eq!(calls[0]["name"], "add_item");
+    let item = calls[0]["arguments"]["item"].as_str().unwrap();
+    assert!(item.to_lowercase().contains("milk"), "{:?}", calls[0]);
+    let outputs = of_type(&events, "tool_output");
+    assert_eq!(outputs[0]["is_error"], false, "{:?}", outputs[0]);
+    let canvas: Value =
+        serde_json::from_str(&std::fs::read_to_string(v.path().join("Groceries.canvas")).unwrap())
+            .unwrap();
+    let nodes = canvas["nodes"].as_array().unwrap();
+    assert!(!nodes.is_empty(), "{canvas}");
+    assert!(
+        outputs[0]["output"]
+            .as_str()
+            .unwrap()
+            .ends_with(nodes[0]["id"].as_str().unwrap())
+    );
+    // The tool's output is the run's answer (`stop_on_first_tool`), and the change is the
+    // agent's in the ledger.
+    assert!(out.status.success(), "{stderr}");
+    let done = of_type(&events, "done");
+    assert_eq!(done[0]["output"], outputs[0]["output"]);
+    let ledger = v.json(&["ledger"]);
+    let text = ledger.to_string();
+    assert!(text.contains("agent:board"), "{ledger}");
+    assert!(text.contains("Groceries.canvas"), "{ledger}");
+}
+
 #[test]
 fn the_starter_set_is_three_agents_that_hand_over_to_each_other() {
     let v = TestVault::new();

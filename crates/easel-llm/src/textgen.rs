@@ -204,20 +204,21 @@ fn first_sentence(description: &str) -> &str {
     d[..end].trim_end()
 }
 
-/// Notices an answer stuck in a loop: the same short piece (1 to 32 bytes) repeated until it
-/// spans at least 96 bytes and 6 copies. Small models do this inside a tool call's string
-/// arguments, and without a check they repeat until `max_tokens`, which on a local model is
-/// minutes; legitimate text rarely repeats one piece that often.
+/// Notices an answer stuck in a loop: the same piece (1 to 64 bytes) repeated back to back
+/// until it spans at least 96 bytes, in at least 3 copies. Small models do this inside a tool
+/// call's string arguments and in answers that echo an error, and without a check they repeat
+/// until `max_tokens`, which on a local model is minutes; legitimate text rarely repeats one
+/// piece that often.
 #[derive(Debug, Default)]
 pub struct RepeatGuard {
     tail: Vec<u8>,
 }
 
 impl RepeatGuard {
-    const WINDOW: usize = 256;
-    const MAX_UNIT: usize = 32;
+    const WINDOW: usize = 512;
+    const MAX_UNIT: usize = 64;
     const MIN_SPAN: usize = 96;
-    const MIN_COPIES: usize = 6;
+    const MIN_COPIES: usize = 3;
 
     /// Adds text; true when the text so far ends in a loop.
     pub fn push(&mut self, text: &str) -> bool {
@@ -509,6 +510,11 @@ mod tests {
         for w in prose.split_inclusive(' ') {
             assert!(!g.push(w));
         }
+        // An error echoed back again and again (a 40-byte piece).
+        let mut g = RepeatGuard::default();
+        let echo = "\"cantabas_add_node\" is not a revision: ";
+        assert!(!g.push(echo) && !g.push(echo));
+        assert!(g.push(echo));
         // A short rule is fine; a hundred dashes are a loop.
         let mut g = RepeatGuard::default();
         assert!(!g.push(&"-".repeat(40)));

@@ -33,11 +33,31 @@ const KNOWN: &[&str] = &[
     "temperature",
     "max_tokens",
     "tool_choice",
+    "tool_use_behavior",
     "enabled",
     "disable",
     "disabled",
     "permission",
 ];
+
+/// `run_llm_again`, `stop_on_first_tool`, or `{stop_at_tool_names: [a, b]}` (the SDK's names).
+fn tool_use_behavior(v: &Value) -> Result<crate::agent::ToolUseBehavior, String> {
+    use crate::agent::ToolUseBehavior;
+    const WHAT: &str =
+        "'tool_use_behavior' is run_llm_again, stop_on_first_tool or {stop_at_tool_names: [tools]}";
+    match v {
+        Value::String(s) if s == "run_llm_again" => Ok(ToolUseBehavior::RunLlmAgain),
+        Value::String(s) if s == "stop_on_first_tool" => Ok(ToolUseBehavior::StopOnFirstTool),
+        Value::Object(m) if m.len() == 1 && m.contains_key("stop_at_tool_names") => {
+            let tools = names("stop_at_tool_names", &m["stop_at_tool_names"])?;
+            for t in &tools {
+                valid_tool_name(t).map_err(|why| format!("{WHAT}; {why}"))?;
+            }
+            Ok(ToolUseBehavior::StopAtTools(tools))
+        }
+        other => Err(format!("{WHAT}, not {other}")),
+    }
+}
 
 /// Whether `name` can be a tool's name: `[A-Za-z0-9_-]+`, at most 64 long, as model APIs allow.
 fn valid_tool_name(name: &str) -> Result<(), String> {
@@ -216,6 +236,9 @@ pub(super) fn agent(
                 easel_llm::ToolChoice::Tool(name.to_string())
             }
         });
+    }
+    if let Some(v) = get("tool_use_behavior") {
+        agent.tool_use_behavior = tool_use_behavior(v)?;
     }
     if let Some(v) = get("enabled") {
         agent.enabled = flag("enabled", v)?;
