@@ -108,6 +108,7 @@ proptest! {
             scope: Scope::All,
             pins: pins.clone(),
             groups: None,
+            ranks: Vec::new(),
         };
         let out = layout_canvas(&mut c, &req).unwrap();
         prop_assert_eq!(out.metrics.node_overlaps, 0);

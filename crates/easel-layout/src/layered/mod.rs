@@ -6,8 +6,12 @@
 //! pulled onto the straight line between their ends: JSON Canvas draws an edge straight from
 //! side to side, so a straight chain is what keeps that line clear of the boxes in between.
 
-use crate::flat::{Axes, Graph};
+use crate::flat::{Axes, Graph, RankSet};
+use crate::rank::constrained;
+#[cfg(test)]
 use crate::rank::{acyclic, ranks};
+use blocks::Blocks;
+use std::rc::Rc;
 
 /// The cross-axis room a long edge keeps free in each rank it passes.
 const DUMMY_WIDTH: f64 = 24.0;
@@ -29,17 +33,23 @@ const HIT_WEIGHT: usize = 3;
 const MAX_EXTRA: f64 = 8.0;
 
 mod api;
+mod blocks;
 
 pub use api::{Layered, LayeredOptions, layered};
 
-pub(crate) fn place(graph: &Graph, axes: Axes, spacing: f64) -> Vec<(f64, f64)> {
+pub(crate) fn place(
+    graph: &Graph,
+    axes: Axes,
+    spacing: f64,
+    sets: &[RankSet<usize>],
+) -> Vec<(f64, f64)> {
     let n = graph.sizes.len();
     if n == 0 {
         return Vec::new();
     }
-    let edges = acyclic(n, &graph.edges);
-    let rank = ranks(n, &edges);
-    let g = Layers::build(n, &edges, &rank, graph, axes, None);
+    let (rank, edges) = constrained(n, &graph.edges, sets);
+    let flat = within_ranks(&graph.edges, &rank);
+    let g = Layers::build(n, &edges, &flat, &rank, graph, axes, None);
     best_drawing(g, spacing).positions(n, axes, spacing)
 }
 
@@ -69,6 +79,15 @@ fn best_drawing(g: Layers, spacing: f64) -> Layers {
         }
     }
     best.map_or(g, |(_, h)| h)
+}
+
+/// The edges between two boxes of one rank.
+fn within_ranks(edges: &[(usize, usize)], rank: &[usize]) -> Vec<(usize, usize)> {
+    edges
+        .iter()
+        .copied()
+        .filter(|&(a, b)| a != b && rank.get(a).is_some_and(|r| rank.get(b) == Some(r)))
+        .collect()
 }
 
 /// See [`drawn`].
@@ -116,12 +135,15 @@ struct Layers {
     extra: Vec<f64>,
     /// The caller's gap between ranks, if any.
     rank_gap: Option<f64>,
+    /// Boxes joined by edges within their rank, which every order keeps together.
+    blocks: Rc<Blocks>,
 }
 
 impl Layers {
     fn build(
         n: usize,
         edges: &[(usize, usize)],
+        flat: &[(usize, usize)],
         rank: &[usize],
         graph: &Graph,
         axes: Axes,
@@ -193,6 +215,7 @@ impl Layers {
             axes,
             extra: vec![0.0; ranks],
             rank_gap,
+            blocks: Rc::new(Blocks::new(n, flat)),
         }
     }
 
@@ -284,6 +307,7 @@ impl Layers {
 
     /// Barycentre sweeps down and up, keeping the best order seen, then transpositions.
     fn sweeps(&mut self) {
+        self.group_blocks();
         let mut best = self.layers.clone();
         let mut best_count = self.crossings();
         for round in 0..24 {
@@ -326,8 +350,10 @@ impl Layers {
                 let mut keyed: Vec<(f64, usize)> = layer.iter().map(|&u| (key(u), u)).collect();
                 keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
                 *layer = keyed.into_iter().map(|(_, u)| u).collect();
+                self.blocks.group(layer);
             }
             self.transpose();
+            self.group_blocks();
             let count = self.crossings();
             if count < best_count {
                 best_count = count;
@@ -338,6 +364,14 @@ impl Layers {
             }
         }
         self.layers = best;
+    }
+
+    fn group_blocks(&mut self) {
+        if !self.blocks.is_empty() {
+            for layer in &mut self.layers {
+                self.blocks.group(layer);
+            }
+        }
     }
 
     /// Swaps neighbours in a rank while that lowers the crossings with both adjacent ranks.
@@ -552,7 +586,10 @@ impl Layers {
                         self.lens.clone(),
                     );
                     match change {
-                        Change::Order(order) => self.layers[r] = order,
+                        Change::Order(mut order) => {
+                            self.blocks.group(&mut order);
+                            self.layers[r] = order;
+                        }
                         Change::Gap(g, by) => self.extra[g] += by,
                     }
                     self.straighten(spacing, RETRY_ROUNDS);
@@ -791,6 +828,7 @@ mod tests {
         let mut l = Layers::build(
             4,
             &g.edges,
+            &[],
             &ranks(4, &g.edges),
             &g,
             Axes { right: false },
@@ -812,7 +850,7 @@ mod tests {
                 raw.into_iter().map(|(a, b)| (a % n, b % n)).filter(|(a, b)| a != b).collect();
             let g = Graph { sizes: sizes.clone(), edges: edges.clone() };
             let axes = Axes { right };
-            let at = place(&g, axes, 20.0);
+            let at = place(&g, axes, 20.0, &[]);
             proptest::prop_assert_eq!(at.len(), n);
             let rect = |i: usize| {
                 let (x, y) = at[i];
@@ -832,6 +870,84 @@ mod tests {
                 let (ra, rb) = (rect(a), rect(b));
                 let (end, start) = if right { (ra.2, rb.0) } else { (ra.3, rb.1) };
                 proptest::prop_assert!(start >= end - 1e-6, "{} -> {}: {:?} {:?}", a, b, ra, rb);
+            }
+        }
+        #[test]
+        fn rank_sets_are_honoured_without_overlaps(
+            sizes in proptest::collection::vec((10.0..200.0f64, 10.0..120.0f64), 2..25),
+            raw in proptest::collection::vec((0usize..25, 0usize..25), 0..50),
+            raw_sets in proptest::collection::vec(
+                (0usize..5, proptest::collection::vec(0usize..25, 1..5)), 0..4),
+            right in proptest::bool::ANY,
+        ) {
+            use crate::flat::RankKind;
+            let n = sizes.len();
+            let edges: Vec<(usize, usize)> =
+                raw.into_iter().map(|(a, b)| (a % n, b % n)).filter(|(a, b)| a != b).collect();
+            let kinds = [RankKind::Same, RankKind::Min, RankKind::Max, RankKind::Source, RankKind::Sink];
+            // Disjoint sets, so that what each one asks for can be checked on its own.
+            let mut used = std::collections::HashSet::new();
+            let sets: Vec<RankSet<usize>> = raw_sets
+                .into_iter()
+                .map(|(k, m)| RankSet {
+                    kind: kinds[k],
+                    members: m.into_iter().map(|i| i % n).filter(|&i| used.insert(i)).collect(),
+                })
+                .filter(|s| !s.members.is_empty())
+                .collect();
+            let g = Graph { sizes: sizes.clone(), edges };
+            let axes = Axes { right };
+            let at = place(&g, axes, 20.0, &sets);
+            let rect = |i: usize| {
+                let (x, y) = at[i];
+                let (w, h) = sizes[i];
+                (x, y, x + w, y + h)
+            };
+            for i in 0..n {
+                for j in i + 1..n {
+                    let (a, b) = (rect(i), rect(j));
+                    let apart = a.2 <= b.0 + 1e-6 || b.2 <= a.0 + 1e-6 || a.3 <= b.1 + 1e-6 || b.3 <= a.1 + 1e-6;
+                    proptest::prop_assert!(apart, "{} {:?} overlaps {} {:?}", i, a, j, b);
+                }
+            }
+            // Boxes are centred in their rank's band: one rank, one centre along the edges.
+            let mid = |i: usize| {
+                let r = rect(i);
+                if right { (r.0 + r.2) / 2.0 } else { (r.1 + r.3) / 2.0 }
+            };
+            let (mut firsts, mut lasts) = (Vec::new(), Vec::new());
+            for set in &sets {
+                match set.kind {
+                    RankKind::Min | RankKind::Source => firsts.extend(&set.members),
+                    RankKind::Max | RankKind::Sink => lasts.extend(&set.members),
+                    RankKind::Same => {}
+                }
+            }
+            for set in &sets {
+                let m0 = set.members[0];
+                if set.kind == RankKind::Same {
+                    for &m in &set.members {
+                        proptest::prop_assert!((mid(m) - mid(m0)).abs() < 1e-6, "{:?} {:?}", set, at);
+                    }
+                }
+            }
+            let lowest = (0..n).map(mid).fold(f64::INFINITY, f64::min);
+            let highest = (0..n).map(mid).fold(f64::NEG_INFINITY, f64::max);
+            for &m in &firsts {
+                proptest::prop_assert!((mid(m) - lowest).abs() < 1e-6, "{} not first {:?}", m, at);
+            }
+            for &m in &lasts {
+                proptest::prop_assert!((mid(m) - highest).abs() < 1e-6, "{} not last {:?}", m, at);
+            }
+            if sets.iter().any(|s| s.kind == RankKind::Source) {
+                for i in (0..n).filter(|i| !firsts.contains(i)) {
+                    proptest::prop_assert!(mid(i) > lowest + 1e-6, "{} shares the source rank {:?}", i, at);
+                }
+            }
+            if sets.iter().any(|s| s.kind == RankKind::Sink) {
+                for i in (0..n).filter(|i| !lasts.contains(i) && !firsts.contains(i)) {
+                    proptest::prop_assert!(mid(i) < highest - 1e-6, "{} shares the sink rank {:?}", i, at);
+                }
             }
         }
     }
