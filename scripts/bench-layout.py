@@ -40,9 +40,17 @@ def graph_of(path):
         nodes.append({"w": w, "h": h, "x": x - w / 2, "y": (height - y) - h / 2})
     edges = [[index[e["tail"]], index[e["head"]]] for e in g.get("edges", [])
              if e["tail"] in index and e["head"] in index]
+    # Subgraphs with a `rank` (same, min, max, source, sink) constrain the layout, as
+    # `easel canvas import` keeps them for DOT files.
+    ranks = []
+    for o in g.get("objects", []):
+        kind = o.get("rank")
+        members = [index[v] for v in o.get("nodes", []) if v in index]
+        if "pos" not in o and kind in ("same", "min", "max", "source", "sink") and members:
+            ranks.append([kind, members])
     rankdir = str(g.get("rankdir", "TB")).upper()
     return {"name": os.path.basename(path).replace(".gz", ""), "right": rankdir in ("LR", "RL"),
-            "nodes": nodes, "edges": edges}
+            "nodes": nodes, "edges": edges, "ranks": ranks}
 
 
 def main():

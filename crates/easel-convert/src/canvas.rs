@@ -4,7 +4,7 @@ use crate::error::ConvertError;
 use crate::model::{DEdge, DGroup, DNode, Diagram, EndRef, Warnings};
 use easel_canvas::json::{Map, Value};
 use easel_canvas::{Canvas, End, IdGen, NodeKind};
-use easel_layout::{Algo, Direction, Options, Request, Scope, layout_canvas};
+use easel_layout::{Algo, Direction, Options, RankSet, Request, Scope, layout_canvas};
 use std::collections::{HashMap, HashSet};
 
 /// A stable canvas id from a source name: re-importing the same text gives the same ids, so
@@ -147,6 +147,18 @@ pub fn to_canvas(
         scope: Scope::All,
         pins: Vec::new(),
         groups: Some(membership),
+        ranks: diagram
+            .ranks
+            .iter()
+            .map(|set| RankSet {
+                kind: set.kind,
+                members: set
+                    .members
+                    .iter()
+                    .filter_map(|&i| node_ids.get(i).cloned())
+                    .collect(),
+            })
+            .collect(),
     };
     let outcome = layout_canvas(&mut canvas, &request)?;
     for w in outcome.warnings {

@@ -1,12 +1,13 @@
 //! Graphviz DOT: `digraph`/`graph` (and `strict`), nodes, edge chains, subgraphs (`cluster*`
 //! ones become groups), attribute statements with defaults per scope, `label`, `color`,
-//! `fillcolor`, `shape`, `rankdir`, HTML-like labels as text. Other attributes are listed as
-//! warnings.
+//! `fillcolor`, `shape`, `rankdir`, a subgraph's `rank` (`same`, `min`, `max`, `source`,
+//! `sink`: kept as a constraint the layered layout honours when the import lays the canvas
+//! out), HTML-like labels as text. Other attributes are listed as warnings.
 
 use crate::color;
 use crate::error::{ConvertError, line_col};
 use crate::model::{DEdge, DGroup, DNode, Diagram, EndRef, Warnings};
-use easel_layout::Direction;
+use easel_layout::{Direction, RankKind, RankSet};
 use std::collections::HashMap;
 
 const FORMAT: &str = "DOT";
@@ -179,6 +180,9 @@ struct Scope {
     node: HashMap<String, (String, Quoting)>,
     edge: HashMap<String, (String, Quoting)>,
     group: Option<usize>,
+    /// Inside a subgraph (where `rank` means something), and the subgraph's own `rank`.
+    sub: bool,
+    rank: Option<RankKind>,
 }
 
 struct Parser<'a> {
@@ -188,6 +192,8 @@ struct Parser<'a> {
     directed: bool,
     d: Diagram,
     node_at: HashMap<String, usize>,
+    /// Every node named as an endpoint, in order, so a subgraph knows the nodes it names.
+    mentioned: Vec<usize>,
     warnings: Warnings,
 }
 
@@ -485,7 +491,9 @@ impl Parser<'_> {
             self.warnings
                 .add("ports (node:port) are ignored: canvas edges attach to a side");
         }
-        Ok(vec![self.node(&name, scope)])
+        let i = self.node(&name, scope);
+        self.mentioned.push(i);
+        Ok(vec![i])
     }
 
     fn node(&mut self, name: &str, scope: &Scope) -> usize {
@@ -613,6 +621,16 @@ impl Parser<'_> {
                 }
                 _ => self.d.direction = Some(Direction::Down),
             },
+            ("rank", _) if scope.sub => match v.0.parse::<RankKind>() {
+                Ok(kind) => scope.rank = Some(kind),
+                Err(_) => self.warnings.add(format!(
+                    "rank={} is not a rank constraint (same|min|max|source|sink) and was ignored",
+                    v.0
+                )),
+            },
+            ("rank", _) => self
+                .warnings
+                .add("rank at the graph's top level constrains nothing and was ignored"),
             ("label", Some(g)) => self.d.groups[g].label = label_of(&v, ""),
             ("color" | "fillcolor" | "bgcolor", Some(g)) => {
                 if let Some(c) = color::to_canvas(&v.0) {
@@ -643,6 +661,8 @@ impl Parser<'_> {
             ));
         }
         let mut inner = scope.clone();
+        inner.sub = true;
+        inner.rank = None;
         if let Some(n) = name.as_deref().filter(|n| n.starts_with("cluster")) {
             let g = self.d.groups.len();
             self.d.groups.push(DGroup {
@@ -657,18 +677,32 @@ impl Parser<'_> {
             inner.group = Some(g);
         }
         let before = self.d.nodes.len();
-        let mentioned_from = self.d.edges.len();
+        let edges_from = self.d.edges.len();
+        let named_from = self.mentioned.len();
         self.statements(&mut inner)?;
-        // The subgraph's nodes: those created inside it and those its edges touch.
+        // The subgraph's nodes: those created inside it, those it names and those its edges
+        // touch.
         let mut nodes: Vec<usize> = (before..self.d.nodes.len()).collect();
-        for e in &self.d.edges[mentioned_from..] {
-            for end in [e.from, e.to] {
-                if let EndRef::Node(i) = end
-                    && !nodes.contains(&i)
-                {
-                    nodes.push(i);
-                }
+        let mut seen: std::collections::HashSet<usize> = nodes.iter().copied().collect();
+        let touched = self.d.edges[edges_from..]
+            .iter()
+            .flat_map(|e| [e.from, e.to])
+            .filter_map(|end| match end {
+                EndRef::Node(i) => Some(i),
+                EndRef::Group(_) => None,
+            });
+        for i in self.mentioned[named_from..].iter().copied().chain(touched) {
+            if seen.insert(i) {
+                nodes.push(i);
             }
+        }
+        if let Some(kind) = inner.rank
+            && !nodes.is_empty()
+        {
+            self.d.ranks.push(RankSet {
+                kind,
+                members: nodes.clone(),
+            });
         }
         Ok(nodes)
     }
@@ -691,6 +725,7 @@ pub fn parse(text: &str) -> Result<(Diagram, Warnings), ConvertError> {
         directed: false,
         d: Diagram::default(),
         node_at: HashMap::new(),
+        mentioned: Vec::new(),
         warnings: Warnings::default(),
     };
     p.graph()?;

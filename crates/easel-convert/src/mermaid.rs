@@ -768,6 +768,7 @@ impl<'a> Parser<'a> {
             nodes,
             groups: self.groups,
             edges,
+            ranks: Vec::new(),
         };
         let color_of = |key: &str, c: String, d: &mut Diagram| {
             if let Some(n) = d.nodes.iter_mut().find(|n| n.key == key) {

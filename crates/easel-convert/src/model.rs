@@ -1,7 +1,7 @@
 //! The graph every format is read into and written from: nodes with labels and colours,
 //! groups (nested), and edges with labels, colours and arrow ends.
 
-use easel_layout::Direction;
+use easel_layout::{Direction, RankSet};
 
 /// One end of an edge: a node or a group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +47,8 @@ pub struct Diagram {
     pub nodes: Vec<DNode>,
     pub groups: Vec<DGroup>,
     pub edges: Vec<DEdge>,
+    /// Nodes (indices into `nodes`) the layout keeps on one rank: DOT's `rank=same` subgraphs.
+    pub ranks: Vec<RankSet<usize>>,
 }
 
 /// What a conversion could not carry over, each message once with how often it happened.

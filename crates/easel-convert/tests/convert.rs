@@ -246,6 +246,37 @@ digraph G {
     );
 }
 
+/// The centre of the node labelled `text`, along y.
+fn middle_y(c: &Canvas, text: &str) -> f64 {
+    let node = c.nodes().iter().find(|n| n.text() == Some(text)).unwrap();
+    let r = node.rect().unwrap();
+    r.y + r.height / 2.0
+}
+
+#[test]
+fn dot_rank_constraints_survive_import_and_layout() {
+    // Without the constraint d sits beside b (one rank below a); rank=same puts it beside c,
+    // even though d is declared before the subgraph names it.
+    let text = "digraph {\n a -> b -> c; a -> d;\n { rank = same; c; d }\n \
+                subgraph cluster_x { label=X; e; f; { rank=same; e; f } e -> f }\n \
+                b -> e; s; { rank=sink; s } rank=same }";
+    let r = import(text, Format::Dot, None).unwrap();
+    let c = &r.canvas;
+    assert_eq!(middle_y(c, "c"), middle_y(c, "d"));
+    assert!(middle_y(c, "d") > middle_y(c, "b"));
+    // Inside a cluster too: an edge between the two runs side to side.
+    assert_eq!(middle_y(c, "e"), middle_y(c, "f"));
+    let last = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .map(|t| middle_y(c, t))
+        .fold(f64::MIN, f64::max);
+    assert!(middle_y(c, "s") > last, "rank=sink puts s alone at the end");
+    let w = r.warnings.join("\n");
+    assert!(w.contains("rank at the graph's top level"), "{w}");
+    assert!(!w.contains("'rank'"), "{w}");
+    assert_eq!(easel_layout::canvas_metrics(c).node_overlaps, 0);
+}
+
 #[test]
 fn malformed_dot_says_where_and_what() {
     for (text, line, column, needle) in [

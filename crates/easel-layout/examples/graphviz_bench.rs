@@ -4,7 +4,9 @@
 
 use easel_canvas::Rect;
 use easel_layout::metrics::{MBox, MEdge, measure};
-use easel_layout::{Algo, Direction, Graph, Metrics, Options, place, sides_for};
+use easel_layout::{
+    Algo, Direction, Graph, Metrics, Options, RankKind, RankSet, place_ranked, sides_for,
+};
 use std::time::{Duration, Instant};
 
 fn metrics(rects: &[Rect], edges: &[(usize, usize)], direction: Direction) -> Metrics {
@@ -59,6 +61,22 @@ fn main() {
                 )
             })
             .collect();
+        // Subgraphs' `rank` constraints, as [kind, [node indices]].
+        let sets: Vec<RankSet<usize>> = g["ranks"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| RankSet {
+                kind: r[0].as_str().unwrap().parse::<RankKind>().unwrap(),
+                members: r[1]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_u64().unwrap() as usize)
+                    .collect(),
+            })
+            .collect();
         let direction = if g["right"].as_bool().unwrap_or(false) {
             Direction::Right
         } else {
@@ -80,9 +98,9 @@ fn main() {
             spacing: 18.0,
         };
         let start = Instant::now();
-        let placed = place(&graph, &options);
+        let placed = place_ranked(&graph, &options, &sets);
         took += start.elapsed();
-        inputs.push((graph, options));
+        inputs.push((graph, options, sets));
         let ours: Vec<Rect> = placed
             .positions
             .iter()
@@ -140,8 +158,8 @@ fn main() {
     const RUNS: u32 = 10;
     if let Some(before) = cpu_ticks() {
         for _ in 0..RUNS {
-            for (graph, options) in &inputs {
-                std::hint::black_box(place(graph, options));
+            for (graph, options, sets) in &inputs {
+                std::hint::black_box(place_ranked(graph, options, sets));
             }
         }
         if let Some(after) = cpu_ticks() {

@@ -4,7 +4,7 @@
 //! and the edges' `fromSide`/`toSide` change.
 
 use crate::error::LayoutError;
-use crate::flat::{Algo, Direction, Graph, Options, place};
+use crate::flat::{Algo, Direction, Graph, Options, RankSet, place_ranked};
 use crate::metrics::{MBox, MEdge, Metrics, measure};
 use crate::push::{Tree, push_neighbours};
 use crate::separate::separate;
@@ -34,6 +34,9 @@ pub struct Request {
     /// Group membership as (node id, group id) pairs, instead of reading it from the
     /// rectangles: for canvases whose nodes have no meaningful positions yet (an import).
     pub groups: Option<Vec<(String, String)>>,
+    /// Nodes `layered` keeps on one rank (DOT's `rank=same` and its kin). A set's nodes that
+    /// a layout places in different groups are ranked within each group.
+    pub ranks: Vec<RankSet<String>>,
 }
 
 /// What a layout did.
@@ -189,6 +192,7 @@ struct Ctx<'a> {
     doc: &'a Doc,
     opts: Options,
     pinned: HashSet<usize>,
+    ranks: Vec<RankSet<usize>>,
     warnings: Vec<String>,
 }
 
@@ -279,7 +283,21 @@ impl Ctx<'_> {
             sizes: order.iter().map(|&k| size[k]).collect(),
             edges,
         };
-        let placement = place(&graph, &self.opts);
+        // A rank set binds the members of this unit it names itself, not a group holding one.
+        let sets: Vec<RankSet<usize>> = self
+            .ranks
+            .iter()
+            .map(|set| RankSet {
+                kind: set.kind,
+                members: set
+                    .members
+                    .iter()
+                    .filter_map(|m| slot.get(m).copied())
+                    .collect(),
+            })
+            .filter(|set| !set.members.is_empty())
+            .collect();
+        let placement = place_ranked(&graph, &self.opts, &sets);
         for ig in &placement.ignored {
             let (a, b) = (members[order[ig.from]], members[order[ig.to]]);
             let why = if ig.cycle {
@@ -427,10 +445,22 @@ pub fn layout_canvas(canvas: &mut Canvas, req: &Request) -> Result<Outcome, Layo
         spacing,
         ..req.options
     };
+    let mut ranks = Vec::with_capacity(req.ranks.len());
+    for set in &req.ranks {
+        let mut members = Vec::with_capacity(set.members.len());
+        for id in &set.members {
+            members.push(find(id)?);
+        }
+        ranks.push(RankSet {
+            kind: set.kind,
+            members,
+        });
+    }
     let mut ctx = Ctx {
         doc: &doc,
         opts,
         pinned,
+        ranks,
         warnings: Vec::new(),
     };
     let unit = ctx.unit(&members)?;

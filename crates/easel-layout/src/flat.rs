@@ -94,6 +94,55 @@ pub struct Graph {
     pub edges: Vec<(usize, usize)>,
 }
 
+/// A rank constraint, as DOT's `rank` subgraph attribute gives it: `Same` puts its boxes on
+/// one rank; `Min`/`Max` on the first/last rank; `Source`/`Sink` there and alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RankKind {
+    Same,
+    Min,
+    Max,
+    Source,
+    Sink,
+}
+
+impl RankKind {
+    /// DOT's name for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RankKind::Same => "same",
+            RankKind::Min => "min",
+            RankKind::Max => "max",
+            RankKind::Source => "source",
+            RankKind::Sink => "sink",
+        }
+    }
+}
+
+impl std::str::FromStr for RankKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RankKind, String> {
+        match s {
+            "same" => Ok(RankKind::Same),
+            "min" => Ok(RankKind::Min),
+            "max" => Ok(RankKind::Max),
+            "source" => Ok(RankKind::Source),
+            "sink" => Ok(RankKind::Sink),
+            other => Err(format!(
+                "'{other}' is not a rank constraint (same|min|max|source|sink)"
+            )),
+        }
+    }
+}
+
+/// Boxes that `layered` keeps on one rank (`T` is an index into a [`Graph`] or a node id).
+/// Other algorithms ignore it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankSet<T> {
+    pub kind: RankKind,
+    pub members: Vec<T>,
+}
+
 /// An edge a tree-shaped layout could not follow.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ignored {
@@ -142,6 +191,11 @@ impl Axes {
 /// Places the boxes of `graph` with `options.algo`. Edges whose ends are out of range and
 /// self-loops are ignored: they do not shape a layout.
 pub fn place(graph: &Graph, options: &Options) -> Placement {
+    place_ranked(graph, options, &[])
+}
+
+/// [`place`] with rank constraints for `layered` (members out of range are ignored).
+pub fn place_ranked(graph: &Graph, options: &Options, sets: &[RankSet<usize>]) -> Placement {
     let n = graph.sizes.len();
     let spacing = if options.spacing.is_finite() {
         options.spacing.max(0.0)
@@ -164,7 +218,7 @@ pub fn place(graph: &Graph, options: &Options) -> Placement {
     let axes = Axes::new(options.direction);
     match options.algo {
         Algo::Layered => Placement {
-            positions: crate::layered::place(&g, axes, spacing),
+            positions: crate::layered::place(&g, axes, spacing, sets),
             ignored: Vec::new(),
         },
         Algo::Tree => crate::tree::place(&g, axes, spacing),

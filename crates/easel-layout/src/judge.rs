@@ -22,6 +22,19 @@ pub(crate) fn lines(
     edges: &[(usize, usize)],
     axes: Axes,
 ) -> (usize, usize) {
+    bounded(positions, sizes, edges, axes, 1, usize::MAX).unwrap_or((usize::MAX, usize::MAX))
+}
+
+/// [`lines`], or `None` as soon as crossings + `weight` × lines through boxes exceeds `limit`:
+/// most drawings a layout tries are worse than the best so far, and need not be counted out.
+pub(crate) fn bounded(
+    positions: &[(f64, f64)],
+    sizes: &[(f64, f64)],
+    edges: &[(usize, usize)],
+    axes: Axes,
+    weight: usize,
+    limit: usize,
+) -> Option<(usize, usize)> {
     // Mirrored across the diagonal when the edges run down, so x is always the direction of
     // the edges: lines and boxes are then sorted along it, where they spread out most.
     // Crossings and hits do not change under the mirror.
@@ -50,32 +63,20 @@ pub(crate) fn lines(
             }
         })
         .collect();
-    segs.sort_by(|p, q| p.x.0.total_cmp(&q.x.0));
-    let mut crossings = 0;
-    for (i, l) in segs.iter().enumerate() {
-        let (a, b) = l.ends;
-        for m in &segs[i + 1..] {
-            if m.x.0 > l.x.1 {
-                break;
-            }
-            if m.y.0 > l.y.1 || m.y.1 < l.y.0 {
-                continue;
-            }
-            let (c, d) = m.ends;
-            let shared = a == c || a == d || b == c || b == d;
-            if !shared && cross(l.seg, m.seg) {
-                crossings += 1;
-            }
-        }
-    }
+    segs.sort_unstable_by(|p, q| p.x.0.total_cmp(&q.x.0));
     let mut order: Vec<usize> = (0..rects.len()).collect();
-    order.sort_by(|&p, &q| rects[p].x.total_cmp(&rects[q].x));
+    order.sort_unstable_by(|&p, &q| rects[p].x.total_cmp(&rects[q].x));
     let widest = rects.iter().map(|r| r.width).fold(0.0, f64::max);
     let xs: Vec<f64> = order.iter().map(|&k| rects[k].x).collect();
     let mut through = 0;
+    // Lines come sorted by where they start, so the first box that may reach one only moves
+    // on.
+    let mut start = 0;
     for l in &segs {
         let (a, b) = l.ends;
-        let start = xs.partition_point(|&x| x < l.x.0 - widest);
+        while start < xs.len() && xs[start] < l.x.0 - widest {
+            start += 1;
+        }
         let hit = order[start..]
             .iter()
             .take_while(|&&k| rects[k].x < l.x.1)
@@ -90,9 +91,33 @@ pub(crate) fn lines(
             });
         if hit {
             through += 1;
+            if weight.saturating_mul(through) > limit {
+                return None;
+            }
         }
     }
-    (crossings, through)
+    let hit_cost = weight.saturating_mul(through);
+    let mut crossings = 0;
+    for (i, l) in segs.iter().enumerate() {
+        let (a, b) = l.ends;
+        for m in &segs[i + 1..] {
+            if m.x.0 > l.x.1 {
+                break;
+            }
+            if m.y.0 > l.y.1 || m.y.1 < l.y.0 {
+                continue;
+            }
+            let (c, d) = m.ends;
+            let shared = a == c || a == d || b == c || b == d;
+            if !shared && cross(l.seg, m.seg) {
+                crossings += 1;
+                if crossings + hit_cost > limit {
+                    return None;
+                }
+            }
+        }
+    }
+    Some((crossings, through))
 }
 
 #[cfg(test)]
@@ -120,6 +145,16 @@ mod tests {
             let medges: Vec<MEdge> = edges.iter().map(|&(from, to)| MEdge { from, to, from_side, to_side }).collect();
             let m = measure(&mboxes, &medges);
             prop_assert_eq!(lines(&positions, &sizes, &edges, axes), (m.crossings, m.edge_node_overlaps));
+            // Bounded: the same count up to the limit, nothing past it.
+            let cost = m.crossings + 3 * m.edge_node_overlaps;
+            prop_assert_eq!(
+                bounded(&positions, &sizes, &edges, axes, 3, cost),
+                Some((m.crossings, m.edge_node_overlaps))
+            );
+            if cost > 0 {
+                prop_assert_eq!(bounded(&positions, &sizes, &edges, axes, 3, cost - 1), None);
+            }
         }
+
     }
 }

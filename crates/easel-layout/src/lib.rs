@@ -16,6 +16,7 @@
 //!     scope: Scope::All,
 //!     pins: vec!["a".into()],
 //!     groups: None,
+//!     ranks: Vec::new(),
 //! };
 //! let outcome = layout_canvas(&mut canvas, &request)?;
 //! assert_eq!(outcome.metrics.node_overlaps, 0);
@@ -39,7 +40,9 @@ mod tree;
 
 pub use canvas::{Outcome, Request, Scope, canvas_metrics, layout_canvas, sides_for};
 pub use error::LayoutError;
-pub use flat::{Algo, Direction, Graph, Ignored, Options, Placement, place};
+pub use flat::{
+    Algo, Direction, Graph, Ignored, Options, Placement, RankKind, RankSet, place, place_ranked,
+};
 pub use layered::{Layered, LayeredOptions, layered};
 pub use metrics::{Metrics, measure};
 pub use separate::separate;

@@ -3,6 +3,7 @@
 //! graphs", 1993), which minimises the total rank span of the edges. Every rank an edge skips
 //! is a dummy box and a longer line, so the shortest total span is the fewest of both.
 
+use crate::flat::{RankKind, RankSet};
 use std::collections::HashSet;
 
 /// The edges with every depth-first back edge reversed, so the graph has no cycle. Duplicates
@@ -61,6 +62,142 @@ pub(crate) fn ranks(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
     network_simplex(n, edges, &mut rank);
     let min = rank.iter().copied().min().unwrap_or(0);
     rank.iter().map(|&r| (r - min) as usize).collect()
+}
+
+/// Ranks under rank constraints, and the acyclic edges between different ranks (each pointing
+/// to the later one). Boxes of one `Same` set are ranked as one box; every `Min`/`Source` set
+/// is one box that edges only leave (an edge into it is turned round), every `Max`/`Sink`
+/// set one that edges only enter; then that box goes to the first (last) rank, and for
+/// `Source` (`Sink`) everything else moves one rank away so it is alone there. Edges between
+/// boxes of one rank are left out: they run side to side and do not shape the ranking.
+pub(crate) fn constrained(
+    n: usize,
+    edges: &[(usize, usize)],
+    sets: &[RankSet<usize>],
+) -> (Vec<usize>, Vec<(usize, usize)>) {
+    let valid: Vec<(usize, usize)> = edges
+        .iter()
+        .copied()
+        .filter(|&(a, b)| a < n && b < n && a != b)
+        .collect();
+    let inert = |s: &RankSet<usize>| {
+        s.kind == RankKind::Same && s.members.iter().filter(|&&m| m < n).count() < 2
+    };
+    if sets.iter().all(inert) {
+        let dag = acyclic(n, &valid);
+        return (ranks(n, &dag), dag);
+    }
+    // Union-find over the boxes; all first-rank sets form one class, all last-rank sets another.
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    let mut first: Option<(usize, bool)> = None;
+    let mut last: Option<(usize, bool)> = None;
+    for set in sets {
+        let mut members = set.members.iter().copied().filter(|&m| m < n);
+        let Some(head) = members.next() else {
+            continue;
+        };
+        for m in members {
+            let (ra, rb) = (find(&mut parent, head), find(&mut parent, m));
+            parent[rb] = ra;
+        }
+        let slot = match set.kind {
+            RankKind::Same => continue,
+            RankKind::Min | RankKind::Source => &mut first,
+            RankKind::Max | RankKind::Sink => &mut last,
+        };
+        let alone = matches!(set.kind, RankKind::Source | RankKind::Sink);
+        *slot = Some(match *slot {
+            None => (head, alone),
+            Some((h, was)) => {
+                let (ra, rb) = (find(&mut parent, h), find(&mut parent, head));
+                parent[rb] = ra;
+                (h, was || alone)
+            }
+        });
+    }
+    // A box in both the first- and the last-rank class: the first one wins.
+    let mut class_of = vec![0usize; n];
+    let mut classes = 0;
+    let mut index = vec![usize::MAX; n];
+    for (i, class) in class_of.iter_mut().enumerate() {
+        let r = find(&mut parent, i);
+        if index[r] == usize::MAX {
+            index[r] = classes;
+            classes += 1;
+        }
+        *class = index[r];
+    }
+    let first = first.map(|(h, alone)| (class_of[h], alone));
+    let last = last
+        .map(|(h, alone)| (class_of[h], alone))
+        .filter(|&(c, _)| first.is_none_or(|(f, _)| f != c));
+    let is = |slot: Option<(usize, bool)>, c: usize| slot.is_some_and(|(s, _)| s == c);
+    let class_edges: Vec<(usize, usize)> = valid
+        .iter()
+        .map(|&(a, b)| (class_of[a], class_of[b]))
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| {
+            if is(first, b) || is(last, a) {
+                (b, a)
+            } else {
+                (a, b)
+            }
+        })
+        .collect();
+    let dag = acyclic(classes, &class_edges);
+    let mut rank = ranks(classes, &dag);
+    if let Some((f, alone)) = first {
+        rank[f] = 0;
+        if alone && (0..classes).any(|c| c != f && rank[c] == 0) {
+            for (c, r) in rank.iter_mut().enumerate() {
+                if c != f {
+                    *r += 1;
+                }
+            }
+        }
+    }
+    if let Some((l, alone)) = last {
+        let top = (0..classes)
+            .filter(|&c| c != l)
+            .map(|c| rank[c])
+            .max()
+            .unwrap_or(0);
+        let crowded = (0..classes).any(|c| c != l && rank[c] == top);
+        rank[l] = if alone && crowded {
+            top + 1
+        } else {
+            top.max(rank[l])
+        };
+    }
+    // Moving a class to the first or last rank may have emptied the rank it left.
+    let mut used = rank.clone();
+    used.sort_unstable();
+    used.dedup();
+    let box_rank: Vec<usize> = class_of
+        .iter()
+        .map(|&c| used.partition_point(|&u| u < rank[c]))
+        .collect();
+    let mut seen = HashSet::new();
+    let box_edges = valid
+        .iter()
+        .filter(|&&(a, b)| box_rank[a] != box_rank[b])
+        .map(|&(a, b)| {
+            if box_rank[a] < box_rank[b] {
+                (a, b)
+            } else {
+                (b, a)
+            }
+        })
+        .filter(|e| seen.insert(*e))
+        .collect();
+    (box_rank, box_edges)
 }
 
 /// A feasible first ranking: each box one below its lowest predecessor.
@@ -299,6 +436,45 @@ mod tests {
             }
             rank[i] += 1;
         }
+    }
+
+    fn set(kind: RankKind, members: &[usize]) -> RankSet<usize> {
+        RankSet {
+            kind,
+            members: members.to_vec(),
+        }
+    }
+
+    #[test]
+    fn same_rank_boxes_land_on_one_rank() {
+        // 0 -> 1 -> 2 and 0 -> 3: 3 would sit beside 1; asked to share 2's rank, it does.
+        let edges = [(0, 1), (1, 2), (0, 3)];
+        let (free, _) = constrained(4, &edges, &[]);
+        assert_eq!(free, [0, 1, 2, 1]);
+        let (rank, dag) = constrained(4, &edges, &[set(RankKind::Same, &[2, 3])]);
+        assert_eq!(rank, [0, 1, 2, 2]);
+        assert!(dag.iter().all(|&(a, b)| rank[a] < rank[b]), "{dag:?}");
+        // An edge between two boxes of one rank shapes nothing and is left out.
+        let (rank, dag) = constrained(3, &[(0, 1), (1, 2)], &[set(RankKind::Same, &[0, 2])]);
+        assert_eq!(rank[0], rank[2]);
+        assert_eq!(dag.len(), 2);
+        assert!(dag.iter().all(|&(a, b)| rank[a] < rank[b]), "{dag:?}");
+    }
+
+    #[test]
+    fn first_and_last_rank_sets() {
+        // A chain 0 -> 1 -> 2 -> 3 and a loose box 4, which would sit on rank 0.
+        let edges = [(0, 1), (1, 2), (2, 3)];
+        let (rank, _) = constrained(5, &edges, &[set(RankKind::Max, &[4])]);
+        assert_eq!(rank[4], 3);
+        let (rank, _) = constrained(5, &edges, &[set(RankKind::Sink, &[4])]);
+        assert_eq!(rank[4], 4);
+        let (rank, _) = constrained(5, &edges, &[set(RankKind::Source, &[4])]);
+        assert_eq!(rank, [1, 2, 3, 4, 0]);
+        // An edge into a first-rank box is turned round.
+        let (rank, dag) = constrained(5, &edges, &[set(RankKind::Min, &[2])]);
+        assert_eq!(rank[2], 0);
+        assert!(dag.contains(&(2, 1)) && dag.iter().all(|&(a, b)| rank[a] < rank[b]));
     }
 
     #[test]

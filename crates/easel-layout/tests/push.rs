@@ -163,6 +163,7 @@ proptest! {
             scope: Scope::Group(target.clone()),
             pins: pins.clone(),
             groups: None,
+            ranks: Vec::new(),
         };
         let out = layout_canvas(&mut c, &req).unwrap();
         for (n, g) in &b.members {
@@ -268,6 +269,7 @@ fn a_pinned_neighbour_stays_and_the_overlap_is_reported() {
         scope: Scope::Group("g".into()),
         pins: vec!["n1".into()],
         groups: None,
+        ranks: Vec::new(),
     };
     let out = layout_canvas(&mut c, &req).unwrap();
     assert_eq!(rect(&c, "n1"), Rect::new(340.0, 0.0, 100.0, 100.0));

@@ -167,6 +167,7 @@ impl LayoutSpec {
             scope,
             pins: self.pin.clone().unwrap_or_default(),
             groups: None,
+            ranks: Vec::new(),
         })
     }
 }

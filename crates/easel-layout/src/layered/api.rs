@@ -1,7 +1,7 @@
 //! `layered` for callers that draw the edges themselves (the code views): ranks of their own
 //! choosing, a fixed gap between ranks, and each edge's route through the ranks it crosses.
 
-use super::{Layers, best_drawing};
+use super::{Layers, best_drawing, within_ranks};
 use crate::flat::{Axes, Direction, Graph, Options, finite_size};
 use crate::rank::{acyclic, ranks};
 
@@ -76,7 +76,15 @@ pub fn layered(graph: &Graph, options: &LayeredOptions) -> Layered {
         edges: dag.clone(),
     };
     let g = best_drawing(
-        Layers::build(n, &dag, &rank, &clean, axes, rank_gap),
+        Layers::build(
+            n,
+            &dag,
+            &within_ranks(&pairs, &rank),
+            &rank,
+            &clean,
+            axes,
+            rank_gap,
+        ),
         spacing,
     );
     let positions = g.positions(n, axes, spacing);
