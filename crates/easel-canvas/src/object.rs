@@ -1,0 +1,345 @@
+//! A node or edge object read lazily from its canvas's text.
+//!
+//! Building a [`Map`] of every node costs an allocation per object, one per long string and a
+//! drop of the lot, which dominated reading large canvases. So the parser only checks the
+//! object's syntax and records where the keys validation and the typed accessors read lie in
+//! the text ([`Summary`]); the full `Map` is built the first time something asks for it, and an
+//! edit turns the object into an owned `Map` for good.
+
+use crate::json::{self, Map, Value};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// The JSON type of a recorded value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Tag {
+    #[default]
+    Absent,
+    /// A string without escapes: its range is its content.
+    Str,
+    /// A string with escapes: its range is the literal, quotes included, to decode on demand.
+    EscStr,
+    /// A number: its range is its text.
+    Num,
+    True,
+    False,
+    Null,
+    Array,
+    Object,
+}
+
+impl Tag {
+    pub(crate) fn type_name(self) -> &'static str {
+        match self {
+            Tag::Absent | Tag::Null => "null",
+            Tag::Str | Tag::EscStr => "a string",
+            Tag::Num => "a number",
+            Tag::True | Tag::False => "a boolean",
+            Tag::Array => "an array",
+            Tag::Object => "an object",
+        }
+    }
+}
+
+/// Where one known key's value lies in the source text. Offsets are `u32` to keep a node
+/// small; the parser only summarizes texts shorter than 4 GiB.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Slot {
+    pub start: u32,
+    pub end: u32,
+    pub tag: Tag,
+}
+
+/// How many keys a summary records: the node keys of [`node_slot`] (edges use fewer).
+pub(crate) const SLOTS: usize = 14;
+
+/// The known keys of one object, as [`node_slot`] or [`edge_slot`] numbers them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Summary {
+    pub slots: [Slot; SLOTS],
+    /// A known key appeared twice, or two unknown keys appeared (which might be equal): the
+    /// slots alone cannot list the duplicates, so validation reads the whole object.
+    pub maybe_duplicates: bool,
+}
+
+/// Index of a node key in a [`Summary`]. A `match` compiles to a switch on the length and a
+/// compare or two, far cheaper than searching a list for every key.
+pub(crate) fn node_slot(k: &str) -> Option<usize> {
+    Some(match k {
+        "id" => 0,
+        "type" => 1,
+        "x" => 2,
+        "y" => 3,
+        "width" => 4,
+        "height" => 5,
+        "color" => 6,
+        "text" => 7,
+        "file" => 8,
+        "subpath" => 9,
+        "url" => 10,
+        "label" => 11,
+        "background" => 12,
+        "backgroundStyle" => 13,
+        _ => return None,
+    })
+}
+
+/// Index of an edge key in a [`Summary`].
+pub(crate) fn edge_slot(k: &str) -> Option<usize> {
+    Some(match k {
+        "id" => 0,
+        "fromNode" => 1,
+        "toNode" => 2,
+        "fromSide" => 3,
+        "toSide" => 4,
+        "fromEnd" => 5,
+        "toEnd" => 6,
+        "label" => 7,
+        "color" => 8,
+        _ => return None,
+    })
+}
+
+/// The source of an object read from a canvas.
+#[derive(Clone)]
+pub(crate) struct Raw {
+    /// The whole canvas text, shared by all its objects.
+    pub src: Arc<String>,
+    /// The object's text, braces included.
+    pub start: u32,
+    pub end: u32,
+    /// The text is exactly how the writer would write the object, so writing copies it.
+    pub verbatim: bool,
+    /// `None` when the parser built the `Map` at once (an object with an escaped key).
+    pub summary: Option<Summary>,
+}
+
+impl Raw {
+    fn text(&self) -> Option<&str> {
+        self.src.get(self.start as usize..self.end as usize)
+    }
+
+    fn build(&self) -> Map {
+        // The parser checked this text when it read the canvas, so it parses again; an
+        // empty map is only a guard against a bug, never a user-visible state.
+        match self.text().map(json::parse) {
+            Some(Ok(Value::Object(m))) => m,
+            _ => Map::new(),
+        }
+    }
+}
+
+/// A value as validation sees it: from a built [`Map`], or straight from the text.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum FieldRef<'a> {
+    Value(&'a Value),
+    /// `text` is the string's content for [`Tag::Str`], the literal for [`Tag::EscStr`], the
+    /// number's text for [`Tag::Num`] and empty otherwise.
+    Raw {
+        tag: Tag,
+        text: &'a str,
+    },
+}
+
+impl<'a> FieldRef<'a> {
+    #[inline]
+    pub(crate) fn type_name(&self) -> &'static str {
+        match self {
+            FieldRef::Value(v) => v.type_name(),
+            FieldRef::Raw { tag, .. } => tag.type_name(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn is_string(&self) -> bool {
+        match self {
+            FieldRef::Value(v) => matches!(v, Value::String(_) | Value::Utf16(_)),
+            FieldRef::Raw { tag, .. } => matches!(tag, Tag::Str | Tag::EscStr),
+        }
+    }
+
+    /// The string's text, decoded; `None` when it is not a string.
+    #[inline]
+    pub(crate) fn as_text(&self) -> Option<std::borrow::Cow<'a, str>> {
+        use std::borrow::Cow;
+        match *self {
+            FieldRef::Value(v) => v.as_str().map(Cow::Borrowed),
+            FieldRef::Raw {
+                tag: Tag::Str,
+                text,
+            } => Some(Cow::Borrowed(text)),
+            FieldRef::Raw {
+                tag: Tag::EscStr,
+                text,
+            } => match json::parse(text) {
+                Ok(v) => v.as_str().map(|s| Cow::Owned(s.to_owned())),
+                Err(_) => None,
+            },
+            FieldRef::Raw { .. } => None,
+        }
+    }
+
+    /// The number's text; `None` when it is not a number.
+    #[inline]
+    pub(crate) fn number_text(&self) -> Option<&'a str> {
+        match *self {
+            FieldRef::Value(Value::Number(n)) => Some(n.as_text()),
+            FieldRef::Raw {
+                tag: Tag::Num,
+                text,
+            } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// A node's or edge's JSON object.
+#[derive(Clone)]
+pub(crate) enum Obj {
+    /// Made or changed in memory.
+    Owned(Map),
+    /// As read from a canvas and not changed since; `map` is built on first use.
+    Read { raw: Raw, map: OnceLock<Map> },
+}
+
+impl fmt::Debug for Obj {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The source is the whole canvas: show the object, not the text it came from.
+        self.fields().fmt(f)
+    }
+}
+
+impl Obj {
+    pub(crate) fn fields(&self) -> &Map {
+        match self {
+            Obj::Owned(m) => m,
+            Obj::Read { raw, map } => map.get_or_init(|| raw.build()),
+        }
+    }
+
+    /// The object, to change: from now on it is written from the `Map`.
+    pub(crate) fn fields_mut(&mut self) -> &mut Map {
+        if let Obj::Read { raw, map } = self {
+            let built = map.take().unwrap_or_else(|| raw.build());
+            *self = Obj::Owned(built);
+        }
+        match self {
+            Obj::Owned(m) => m,
+            // Replaced just above.
+            Obj::Read { .. } => unreachable!("a read object was just made owned"),
+        }
+    }
+
+    pub(crate) fn into_map(self) -> Map {
+        match self {
+            Obj::Owned(m) => m,
+            Obj::Read { raw, map } => map.into_inner().unwrap_or_else(|| raw.build()),
+        }
+    }
+
+    /// The source text, when writing may copy it.
+    pub(crate) fn verbatim(&self) -> Option<&str> {
+        match self {
+            Obj::Read { raw, .. } if raw.verbatim => raw.text(),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn summary(&self) -> Option<(&str, &Summary)> {
+        match self {
+            Obj::Read {
+                raw:
+                    Raw {
+                        src,
+                        summary: Some(s),
+                        ..
+                    },
+                ..
+            } => Some((src.as_str(), s)),
+            _ => None,
+        }
+    }
+
+    /// The value of the key numbered `slot` (named `key`), when it is a string.
+    #[inline]
+    pub(crate) fn str_field(&self, slot: usize, key: &str) -> Option<&str> {
+        if let Some((src, s)) = self.summary() {
+            let at = s.slots[slot];
+            match at.tag {
+                Tag::Str => {
+                    if let Some(t) = src.get(at.start as usize..at.end as usize) {
+                        return Some(t);
+                    }
+                }
+                // Decoding needs somewhere to keep the text: the built object.
+                Tag::EscStr => {}
+                _ => return None,
+            }
+        }
+        self.fields().get(key).and_then(Value::as_str)
+    }
+
+    /// The value of the key numbered `slot` (named `key`), when it is a number.
+    #[inline]
+    pub(crate) fn num_field(&self, slot: usize, key: &str) -> Option<f64> {
+        if let Some((src, s)) = self.summary() {
+            let at = s.slots[slot];
+            if at.tag != Tag::Num {
+                return None;
+            }
+            if let Some(t) = src.get(at.start as usize..at.end as usize) {
+                return Some(json::number_as_f64(t));
+            }
+        }
+        self.fields().get(key).and_then(Value::as_f64)
+    }
+
+    /// The values of the keys `slot_of` numbers, for validation, and whether any key occurs
+    /// twice. Read from the summary when it can tell, else from the built object.
+    pub(crate) fn gather<const N: usize>(
+        &self,
+        slot_of: fn(&str) -> Option<usize>,
+    ) -> ([Option<FieldRef<'_>>; N], Vec<&str>) {
+        if let Some((src, s)) = self.summary()
+            && !s.maybe_duplicates
+        {
+            let mut values = [None; N];
+            for (value, at) in values.iter_mut().zip(s.slots.iter()) {
+                if at.tag == Tag::Absent {
+                    continue;
+                }
+                let text = match at.tag {
+                    Tag::Str | Tag::EscStr | Tag::Num => {
+                        src.get(at.start as usize..at.end as usize).unwrap_or("")
+                    }
+                    _ => "",
+                };
+                *value = Some(FieldRef::Raw { tag: at.tag, text });
+            }
+            return (values, Vec::new());
+        }
+        gather_map(self.fields(), slot_of)
+    }
+}
+
+/// [`Obj::gather`] over a built object: one pass, the last of duplicate keys wins (as in
+/// `JSON.parse`), duplicates listed in the order their repeats appear.
+fn gather_map<const N: usize>(
+    m: &Map,
+    slot_of: fn(&str) -> Option<usize>,
+) -> ([Option<FieldRef<'_>>; N], Vec<&str>) {
+    let mut values = [None; N];
+    let mut duplicates = Vec::new();
+    for (i, (k, v)) in m.iter().enumerate() {
+        let repeated = match slot_of(k).and_then(|s| values.get_mut(s)) {
+            Some(slot) => slot.replace(FieldRef::Value(v)).is_some(),
+            // Other keys are rare and few: look back rather than keep a list of them.
+            None => m.keys().take(i).any(|p| p == k),
+        };
+        if repeated && !duplicates.contains(&k) {
+            duplicates.push(k);
+        }
+    }
+    (values, duplicates)
+}
