@@ -41,13 +41,13 @@ impl Tag {
     }
 }
 
-/// Where one known key's value lies in the source text. Offsets are `u32` to keep a node
-/// small; the parser only summarizes texts shorter than 4 GiB.
+/// Where one known key's value lies in its object's text, from the object's start. Sixteen
+/// bits keep a node small (on large canvases its size is what reading costs); the parser
+/// builds objects longer than 64 KiB at once instead of summarizing them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Slot {
-    pub start: u32,
-    pub end: u32,
-    pub tag: Tag,
+    pub start: u16,
+    pub len: u16,
 }
 
 /// How many keys a summary records: the node keys of [`node_slot`] (edges use fewer).
@@ -56,6 +56,7 @@ pub(crate) const SLOTS: usize = 14;
 /// The known keys of one object, as [`node_slot`] or [`edge_slot`] numbers them.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Summary {
+    pub tags: [Tag; SLOTS],
     pub slots: [Slot; SLOTS],
     /// A known key appeared twice, or two unknown keys appeared (which might be equal): the
     /// slots alone cannot list the duplicates, so validation reads the whole object.
@@ -119,13 +120,27 @@ impl Raw {
         self.src.get(self.start as usize..self.end as usize)
     }
 
-    fn build(&self) -> Map {
+    fn build(&self) -> Box<Map> {
         // The parser checked this text when it read the canvas, so it parses again; an
         // empty map is only a guard against a bug, never a user-visible state.
-        match self.text().map(json::parse) {
+        Box::new(match self.text().map(json::parse) {
             Some(Ok(Value::Object(m))) => m,
             _ => Map::new(),
-        }
+        })
+    }
+
+    /// The text of slot `i` and its type (see [`FieldRef::Raw`] for what the text is).
+    #[inline]
+    fn slot(&self, s: &Summary, i: usize) -> (Tag, &str) {
+        let (Some(&tag), Some(at)) = (s.tags.get(i), s.slots.get(i)) else {
+            return (Tag::Absent, "");
+        };
+        let start = self.start as usize + usize::from(at.start);
+        let text = self
+            .src
+            .get(start..start + usize::from(at.len))
+            .unwrap_or("");
+        (tag, text)
     }
 }
 
@@ -198,8 +213,9 @@ impl<'a> FieldRef<'a> {
 pub(crate) enum Obj {
     /// Made or changed in memory.
     Owned(Map),
-    /// As read from a canvas and not changed since; `map` is built on first use.
-    Read { raw: Raw, map: OnceLock<Map> },
+    /// As read from a canvas and not changed since; `map` is built on first use (boxed: most
+    /// objects never need it, and every byte of a node counts on large canvases).
+    Read { raw: Raw, map: OnceLock<Box<Map>> },
 }
 
 impl fmt::Debug for Obj {
@@ -217,11 +233,25 @@ impl Obj {
         }
     }
 
+    /// The text of a read object's known key `slot`, when the summary has it.
+    #[inline]
+    fn slot(&self, slot: usize) -> Option<(Tag, &str)> {
+        match self {
+            Obj::Read {
+                raw: raw @ Raw {
+                    summary: Some(s), ..
+                },
+                ..
+            } => Some(raw.slot(s, slot)),
+            _ => None,
+        }
+    }
+
     /// The object, to change: from now on it is written from the `Map`.
     pub(crate) fn fields_mut(&mut self) -> &mut Map {
         if let Obj::Read { raw, map } = self {
             let built = map.take().unwrap_or_else(|| raw.build());
-            *self = Obj::Owned(built);
+            *self = Obj::Owned(*built);
         }
         match self {
             Obj::Owned(m) => m,
@@ -233,7 +263,7 @@ impl Obj {
     pub(crate) fn into_map(self) -> Map {
         match self {
             Obj::Owned(m) => m,
-            Obj::Read { raw, map } => map.into_inner().unwrap_or_else(|| raw.build()),
+            Obj::Read { raw, map } => *map.into_inner().unwrap_or_else(|| raw.build()),
         }
     }
 
@@ -245,54 +275,40 @@ impl Obj {
         }
     }
 
-    #[inline]
-    fn summary(&self) -> Option<(&str, &Summary)> {
-        match self {
-            Obj::Read {
-                raw:
-                    Raw {
-                        src,
-                        summary: Some(s),
-                        ..
-                    },
-                ..
-            } => Some((src.as_str(), s)),
-            _ => None,
-        }
-    }
-
     /// The value of the key numbered `slot` (named `key`), when it is a string.
     #[inline]
     pub(crate) fn str_field(&self, slot: usize, key: &str) -> Option<&str> {
-        if let Some((src, s)) = self.summary() {
-            let at = s.slots[slot];
-            match at.tag {
-                Tag::Str => {
-                    if let Some(t) = src.get(at.start as usize..at.end as usize) {
-                        return Some(t);
-                    }
-                }
-                // Decoding needs somewhere to keep the text: the built object.
-                Tag::EscStr => {}
-                _ => return None,
-            }
+        match self.slot(slot) {
+            Some((Tag::Str, text)) => Some(text),
+            // Decoding needs somewhere to keep the text: the built object.
+            Some((Tag::EscStr, _)) | None => self.fields().get(key).and_then(Value::as_str),
+            Some(_) => None,
         }
-        self.fields().get(key).and_then(Value::as_str)
     }
 
     /// The value of the key numbered `slot` (named `key`), when it is a number.
     #[inline]
     pub(crate) fn num_field(&self, slot: usize, key: &str) -> Option<f64> {
-        if let Some((src, s)) = self.summary() {
-            let at = s.slots[slot];
-            if at.tag != Tag::Num {
-                return None;
-            }
-            if let Some(t) = src.get(at.start as usize..at.end as usize) {
-                return Some(json::number_as_f64(t));
-            }
+        match self.slot(slot) {
+            Some((Tag::Num, text)) => Some(json::number_as_f64(text)),
+            Some(_) => None,
+            None => self.fields().get(key).and_then(Value::as_f64),
         }
-        self.fields().get(key).and_then(Value::as_f64)
+    }
+
+    /// The summary of a read object whose keys all occur once, with its text: what
+    /// validation's quick checks read.
+    #[inline]
+    pub(crate) fn quick(&self) -> Option<Quick<'_>> {
+        match self {
+            Obj::Read {
+                raw: raw @ Raw {
+                    summary: Some(s), ..
+                },
+                ..
+            } if !s.maybe_duplicates => Some(Quick { raw, summary: s }),
+            _ => None,
+        }
     }
 
     /// The values of the keys `slot_of` numbers, for validation, and whether any key occurs
@@ -301,25 +317,32 @@ impl Obj {
         &self,
         slot_of: fn(&str) -> Option<usize>,
     ) -> ([Option<FieldRef<'_>>; N], Vec<&str>) {
-        if let Some((src, s)) = self.summary()
-            && !s.maybe_duplicates
-        {
+        if let Some(q) = self.quick() {
             let mut values = [None; N];
-            for (value, at) in values.iter_mut().zip(s.slots.iter()) {
-                if at.tag == Tag::Absent {
-                    continue;
+            for (i, value) in values.iter_mut().enumerate() {
+                let (tag, text) = q.get(i);
+                if tag != Tag::Absent {
+                    *value = Some(FieldRef::Raw { tag, text });
                 }
-                let text = match at.tag {
-                    Tag::Str | Tag::EscStr | Tag::Num => {
-                        src.get(at.start as usize..at.end as usize).unwrap_or("")
-                    }
-                    _ => "",
-                };
-                *value = Some(FieldRef::Raw { tag: at.tag, text });
             }
             return (values, Vec::new());
         }
         gather_map(self.fields(), slot_of)
+    }
+}
+
+/// A read object's summary and text, for reading its known keys without building it.
+#[derive(Clone, Copy)]
+pub(crate) struct Quick<'a> {
+    raw: &'a Raw,
+    summary: &'a Summary,
+}
+
+impl<'a> Quick<'a> {
+    /// Slot `i`'s type and text (see [`FieldRef::Raw`] for what the text is).
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> (Tag, &'a str) {
+        self.raw.slot(self.summary, i)
     }
 }
 

@@ -7,7 +7,7 @@
 use crate::json;
 use crate::model::{Canvas, Edge, Node, NodeKind};
 use crate::object::{FieldRef, edge_slot, node_slot};
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
 use std::fmt;
 
@@ -218,6 +218,9 @@ fn is_rgb_triplet(c: &str) -> bool {
 
 /// Checks one node on its own (not id uniqueness, which needs the document).
 pub fn check_node(node: &Node, report: &mut Report) {
+    if node.obj().quick().is_some_and(quick::node_is_clean) {
+        return;
+    }
     let (values, duplicates) = node.obj().gather::<14>(node_slot);
     let [
         id,
@@ -311,6 +314,13 @@ pub fn check_node(node: &Node, report: &mut Report) {
 
 /// Checks one edge on its own; `node_exists` answers whether an id names a node.
 pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut Report) {
+    if edge
+        .obj()
+        .quick()
+        .is_some_and(|q| quick::edge_is_clean(q, node_exists))
+    {
+        return;
+    }
     let (values, duplicates) = edge.obj().gather::<9>(edge_slot);
     let [
         id,
@@ -362,12 +372,12 @@ pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut 
 /// Validates a whole document.
 pub fn validate(canvas: &Canvas) -> Report {
     let mut report = Report::default();
-    let mut node_ids: HashSet<&str> = HashSet::with_capacity(canvas.nodes().len());
+    let mut node_ids: HashSet<IdKey<'_>> = HashSet::with_capacity(canvas.nodes().len());
     let mut reported: HashSet<&str> = HashSet::new();
     for node in canvas.nodes() {
         check_node(node, &mut report);
         let id = node.id();
-        if !id.is_empty() && !node_ids.insert(id) && reported.insert(id) {
+        if !id.is_empty() && !node_ids.insert(IdKey::new(id)) && reported.insert(id) {
             report.push(id_finding(
                 Severity::Error,
                 "duplicate-node-id",
@@ -376,8 +386,8 @@ pub fn validate(canvas: &Canvas) -> Report {
             ));
         }
     }
-    let exists = |id: &str| node_ids.contains(id);
-    let mut edge_ids: HashMap<&str, ()> = HashMap::with_capacity(canvas.edges().len());
+    let exists = |id: &str| node_ids.contains(&IdKey::new(id));
+    let mut edge_ids: HashSet<IdKey<'_>> = HashSet::with_capacity(canvas.edges().len());
     let mut reported_edges: HashSet<&str> = HashSet::new();
     for edge in canvas.edges() {
         check_edge(edge, &exists, &mut report);
@@ -385,7 +395,7 @@ pub fn validate(canvas: &Canvas) -> Report {
         if id.is_empty() {
             continue;
         }
-        if edge_ids.insert(id, ()).is_some() {
+        if !edge_ids.insert(IdKey::new(id)) {
             if reported_edges.insert(id) {
                 report.push(id_finding(
                     Severity::Error,
@@ -394,7 +404,7 @@ pub fn validate(canvas: &Canvas) -> Report {
                     format!("duplicate edge id '{id}'"),
                 ));
             }
-        } else if node_ids.contains(id) {
+        } else if node_ids.contains(&IdKey::new(id)) {
             report.push(id_finding(
                 Severity::Warning,
                 "shared-id",
@@ -404,6 +414,177 @@ pub fn validate(canvas: &Canvas) -> Report {
         }
     }
     report
+}
+
+/// Checks that prove, from a read object's summary alone, that the full checks would find
+/// nothing: on large canvases nearly every object is clean, and the full checks (which build
+/// findings) cost several times more. Anything unusual answers `false` and gets the full
+/// checks, which alone decide what is reported; so these may be strict but never lenient.
+mod quick {
+    use crate::object::{Quick, Tag};
+
+    fn plain_string<'a>(q: &Quick<'a>, slot: usize) -> Option<&'a str> {
+        match q.get(slot) {
+            (Tag::Str, text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn is_string(q: &Quick<'_>, slot: usize) -> bool {
+        matches!(q.get(slot).0, Tag::Str | Tag::EscStr)
+    }
+
+    fn absent_or_string(q: &Quick<'_>, slot: usize) -> bool {
+        matches!(q.get(slot).0, Tag::Absent | Tag::Str | Tag::EscStr)
+    }
+
+    fn absent_or_one_of(q: &Quick<'_>, slot: usize, allowed: &[&str]) -> bool {
+        match q.get(slot) {
+            (Tag::Absent, _) => true,
+            (Tag::Str, text) => allowed.contains(&text),
+            _ => false,
+        }
+    }
+
+    fn color_ok(q: &Quick<'_>, slot: usize) -> bool {
+        match q.get(slot) {
+            (Tag::Absent, _) => true,
+            (Tag::Str, c) => super::is_preset(c) || super::is_hex_color(c),
+            _ => false,
+        }
+    }
+
+    /// A plain run of at most 12 digits, `-` first when `signed`: an integer far inside
+    /// the board's range.
+    fn small_integer(q: &Quick<'_>, slot: usize, signed: bool) -> bool {
+        let (Tag::Num, text) = q.get(slot) else {
+            return false;
+        };
+        let digits = match text.strip_prefix('-') {
+            Some(rest) if signed => rest,
+            Some(_) => return false,
+            None => text,
+        };
+        (1..=12).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+    }
+
+    pub(super) fn node_is_clean(q: Quick<'_>) -> bool {
+        let [
+            id,
+            kind,
+            x,
+            y,
+            width,
+            height,
+            color,
+            text,
+            file,
+            subpath,
+            url,
+            label,
+            bg,
+            bg_style,
+        ] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        if !(plain_string(&q, id).is_some_and(|id| !id.is_empty())
+            && small_integer(&q, x, true)
+            && small_integer(&q, y, true)
+            && small_integer(&q, width, false)
+            && small_integer(&q, height, false)
+            && color_ok(&q, color))
+        {
+            return false;
+        }
+        match plain_string(&q, kind) {
+            Some("text") => is_string(&q, text),
+            Some("file") => {
+                is_string(&q, file)
+                    && match q.get(subpath) {
+                        (Tag::Absent, _) => true,
+                        (Tag::Str, sub) => sub.starts_with('#'),
+                        _ => false,
+                    }
+            }
+            Some("link") => is_string(&q, url),
+            Some("group") => {
+                absent_or_string(&q, label)
+                    && absent_or_string(&q, bg)
+                    && absent_or_one_of(&q, bg_style, &["cover", "ratio", "repeat"])
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn edge_is_clean(q: Quick<'_>, node_exists: &dyn Fn(&str) -> bool) -> bool {
+        let [
+            id,
+            from_node,
+            to_node,
+            from_side,
+            to_side,
+            from_end,
+            to_end,
+            label,
+            color,
+        ] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let sides = ["top", "right", "bottom", "left"];
+        let ends = ["none", "arrow"];
+        plain_string(&q, id).is_some_and(|id| !id.is_empty())
+            && plain_string(&q, from_node).is_some_and(node_exists)
+            && plain_string(&q, to_node).is_some_and(node_exists)
+            && absent_or_one_of(&q, from_side, &sides)
+            && absent_or_one_of(&q, to_side, &sides)
+            && absent_or_one_of(&q, from_end, &ends)
+            && absent_or_one_of(&q, to_end, &ends)
+            && absent_or_string(&q, label)
+            && color_ok(&q, color)
+    }
+}
+
+/// An id as a hash key. Ids of up to 16 bytes (Obsidian's are 16 hex digits) are kept in the
+/// table itself, so a lookup compares them there instead of following a pointer into the
+/// canvas text: on large canvases that pointer was a cache miss for every edge end.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum IdKey<'a> {
+    Short([u64; 2], u8),
+    Long(&'a str),
+}
+
+impl<'a> IdKey<'a> {
+    #[inline]
+    fn new(id: &'a str) -> IdKey<'a> {
+        let b = id.as_bytes();
+        let mut buf = [0u8; 16];
+        match buf.get_mut(..b.len()) {
+            Some(head) => head.copy_from_slice(b),
+            None => return IdKey::Long(id),
+        }
+        let [
+            a0,
+            a1,
+            a2,
+            a3,
+            a4,
+            a5,
+            a6,
+            a7,
+            b0,
+            b1,
+            b2,
+            b3,
+            b4,
+            b5,
+            b6,
+            b7,
+        ] = buf;
+        IdKey::Short(
+            [
+                u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]),
+                u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]),
+            ],
+            // At most 16.
+            b.len() as u8,
+        )
+    }
 }
 
 fn id_finding(
@@ -480,6 +661,23 @@ mod tests {
             found,
             [("out-of-range", "x", "a"), ("out-of-range", "width", "a")]
         );
+    }
+
+    #[test]
+    fn ids_are_equal_as_keys_exactly_when_equal_as_text() {
+        let ids = [
+            "",
+            "a",
+            "a\0",
+            "0123456789abcdef",
+            "0123456789abcdeg",
+            "0123456789abcdef0",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(IdKey::new(a) == IdKey::new(b), a == b, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -254,7 +254,7 @@ impl<'a> Parser<'a> {
         self.pos += 1; // '['
         // A canvas line is rarely shorter than this; one reservation instead of many regrowths.
         let mut items = Items {
-            objects: Vec::with_capacity((self.bytes.len() - self.pos) / 160),
+            objects: Vec::with_capacity((self.bytes.len() - self.pos) / 200),
             not_object: None,
         };
         // Offsets are kept as u32; a larger text is read the slow way, all objects built.
@@ -297,7 +297,7 @@ impl<'a> Parser<'a> {
                         Value::Object(m) if offsets_fit && self.canonical => {
                             items.objects.push(Obj::Read {
                                 raw: raw(None, self.pos, true),
-                                map: OnceLock::from(m),
+                                map: OnceLock::from(Box::new(m)),
                             })
                         }
                         Value::Object(m) => items.objects.push(Obj::Owned(m)),

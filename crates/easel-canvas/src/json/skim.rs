@@ -12,6 +12,7 @@ use crate::object::{Slot, Summary, Tag};
 impl Parser<'_> {
     /// Skims the object at `self.pos` (on its `{`). `None`: rewind and parse it properly.
     pub(super) fn skim_object(&mut self, slot_of: fn(&str) -> Option<usize>) -> Option<Summary> {
+        let object_start = self.pos;
         self.enter().ok()?;
         self.pos += 1; // '{'
         let mut summary = Summary::default();
@@ -42,19 +43,21 @@ impl Parser<'_> {
             self.pos += 1;
             self.skip_ws();
             let (tag, start) = self.skim_member_value()?;
-            match slot.and_then(|s| summary.slots.get_mut(s)) {
-                Some(at) => {
-                    summary.maybe_duplicates |= at.tag != Tag::Absent;
-                    *at = Slot {
-                        start: u32::try_from(start).ok()?,
-                        end: u32::try_from(self.pos).ok()?,
-                        tag,
+            match slot.and_then(|s| summary.slots.get_mut(s).zip(summary.tags.get_mut(s))) {
+                Some((at, at_tag)) => {
+                    summary.maybe_duplicates |= *at_tag != Tag::Absent;
+                    *at_tag = tag;
+                    // A string's content, without the quotes; other values whole.
+                    let (start, end) = if tag == Tag::Str {
+                        (start + 1, self.pos - 1)
+                    } else {
+                        (start, self.pos)
                     };
-                    if tag == Tag::Str {
-                        // The content, without the quotes.
-                        at.start += 1;
-                        at.end -= 1;
-                    }
+                    // An object too long for 16-bit offsets is built instead.
+                    *at = Slot {
+                        start: u16::try_from(start - object_start).ok()?,
+                        len: u16::try_from(end - start).ok()?,
+                    };
                 }
                 None => {
                     unknown += 1;
