@@ -65,38 +65,40 @@ pub(crate) struct Summary {
 
 /// Index of a node key in a [`Summary`]. A `match` compiles to a switch on the length and a
 /// compare or two, far cheaper than searching a list for every key.
-pub(crate) fn node_slot(k: &str) -> Option<usize> {
+#[inline]
+pub(crate) fn node_slot(k: &[u8]) -> Option<usize> {
     Some(match k {
-        "id" => 0,
-        "type" => 1,
-        "x" => 2,
-        "y" => 3,
-        "width" => 4,
-        "height" => 5,
-        "color" => 6,
-        "text" => 7,
-        "file" => 8,
-        "subpath" => 9,
-        "url" => 10,
-        "label" => 11,
-        "background" => 12,
-        "backgroundStyle" => 13,
+        b"id" => 0,
+        b"type" => 1,
+        b"x" => 2,
+        b"y" => 3,
+        b"width" => 4,
+        b"height" => 5,
+        b"color" => 6,
+        b"text" => 7,
+        b"file" => 8,
+        b"subpath" => 9,
+        b"url" => 10,
+        b"label" => 11,
+        b"background" => 12,
+        b"backgroundStyle" => 13,
         _ => return None,
     })
 }
 
 /// Index of an edge key in a [`Summary`].
-pub(crate) fn edge_slot(k: &str) -> Option<usize> {
+#[inline]
+pub(crate) fn edge_slot(k: &[u8]) -> Option<usize> {
     Some(match k {
-        "id" => 0,
-        "fromNode" => 1,
-        "toNode" => 2,
-        "fromSide" => 3,
-        "toSide" => 4,
-        "fromEnd" => 5,
-        "toEnd" => 6,
-        "label" => 7,
-        "color" => 8,
+        b"id" => 0,
+        b"fromNode" => 1,
+        b"toNode" => 2,
+        b"fromSide" => 3,
+        b"toSide" => 4,
+        b"fromEnd" => 5,
+        b"toEnd" => 6,
+        b"label" => 7,
+        b"color" => 8,
         _ => return None,
     })
 }
@@ -315,7 +317,7 @@ impl Obj {
     /// twice. Read from the summary when it can tell, else from the built object.
     pub(crate) fn gather<const N: usize>(
         &self,
-        slot_of: fn(&str) -> Option<usize>,
+        slot_of: fn(&[u8]) -> Option<usize>,
     ) -> ([Option<FieldRef<'_>>; N], Vec<&str>) {
         if let Some(q) = self.quick() {
             let mut values = [None; N];
@@ -350,12 +352,12 @@ impl<'a> Quick<'a> {
 /// `JSON.parse`), duplicates listed in the order their repeats appear.
 fn gather_map<const N: usize>(
     m: &Map,
-    slot_of: fn(&str) -> Option<usize>,
+    slot_of: fn(&[u8]) -> Option<usize>,
 ) -> ([Option<FieldRef<'_>>; N], Vec<&str>) {
     let mut values = [None; N];
     let mut duplicates = Vec::new();
     for (i, (k, v)) in m.iter().enumerate() {
-        let repeated = match slot_of(k).and_then(|s| values.get_mut(s)) {
+        let repeated = match slot_of(k.as_bytes()).and_then(|s| values.get_mut(s)) {
             Some(slot) => slot.replace(FieldRef::Value(v)).is_some(),
             // Other keys are rare and few: look back rather than keep a list of them.
             None => m.keys().take(i).any(|p| p == k),

@@ -218,12 +218,8 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.skip_ws();
-            let slot_of = match key.as_str() {
-                "nodes" => crate::object::node_slot,
-                _ => crate::object::edge_slot,
-            };
             let v = if matches!(key.as_str(), "nodes" | "edges") && self.peek() == Some(b'[') {
-                TopValue::Items(self.items(src, slot_of)?)
+                TopValue::Items(self.items(src, key == "edges")?)
             } else {
                 TopValue::Other(self.value()?)
             };
@@ -245,11 +241,7 @@ impl<'a> Parser<'a> {
 
     /// The elements of `nodes` or `edges`: objects are skimmed ([`Parser::skim_object`]) and
     /// built only when something asks; those the skim gives up on are built at once.
-    fn items(
-        &mut self,
-        src: &Arc<String>,
-        slot_of: fn(&str) -> Option<usize>,
-    ) -> Result<Items, ParseError> {
+    fn items(&mut self, src: &Arc<String>, edges: bool) -> Result<Items, ParseError> {
         self.enter()?;
         self.pos += 1; // '['
         // A canvas line is rarely shorter than this; one reservation instead of many regrowths.
@@ -271,10 +263,12 @@ impl<'a> Parser<'a> {
             let start = self.pos;
             let depth = self.depth;
             self.canonical = true;
-            let summary = if offsets_fit && self.peek() == Some(b'{') {
-                self.skim_object(slot_of)
-            } else {
+            let summary = if !(offsets_fit && self.peek() == Some(b'{')) {
                 None
+            } else if edges {
+                self.skim_object::<true>()
+            } else {
+                self.skim_object::<false>()
             };
             let raw = |summary, end: usize, verbatim| Raw {
                 src: Arc::clone(src),

@@ -7,40 +7,35 @@
 
 use super::parse::{Parser, number_len};
 use super::scan::find_special;
-use crate::object::{Slot, Summary, Tag};
+use crate::object::{Slot, Summary, Tag, edge_slot, node_slot};
 
 impl Parser<'_> {
-    /// Skims the object at `self.pos` (on its `{`). `None`: rewind and parse it properly.
-    pub(super) fn skim_object(&mut self, slot_of: fn(&str) -> Option<usize>) -> Option<Summary> {
+    /// Skims the object at `self.pos` (on its `{`), numbering keys as edges do when `EDGE`,
+    /// else as nodes do. `None`: rewind and parse it properly.
+    pub(super) fn skim_object<const EDGE: bool>(&mut self) -> Option<Summary> {
         let object_start = self.pos;
         self.enter().ok()?;
         self.pos += 1; // '{'
         let mut summary = Summary::default();
         let mut unknown = 0usize;
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
+        if self.take(b'}') {
             self.depth -= 1;
             return Some(summary);
         }
         loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
+            if !self.take(b'"') {
                 return None;
             }
-            self.pos += 1;
             let key_start = self.pos;
             if self.skim_string()? {
                 // An escaped key may spell a known one; the parser decodes it.
                 return None;
             }
-            let key = self.text.get(key_start..self.pos - 1)?;
-            let slot = slot_of(key);
-            self.skip_ws();
-            if self.peek() != Some(b':') {
+            let key = self.bytes.get(key_start..self.pos - 1)?;
+            let slot = if EDGE { edge_slot(key) } else { node_slot(key) };
+            if !self.take(b':') {
                 return None;
             }
-            self.pos += 1;
             self.skip_ws();
             let (tag, start) = self.skim_member_value()?;
             match slot.and_then(|s| summary.slots.get_mut(s).zip(summary.tags.get_mut(s))) {
@@ -64,21 +59,34 @@ impl Parser<'_> {
                     summary.maybe_duplicates |= unknown > 1;
                 }
             }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                _ => return None,
+            if self.take(b',') {
+                continue;
             }
+            if self.take(b'}') {
+                break;
+            }
+            return None;
         }
         self.depth -= 1;
         Some(summary)
     }
 
+    /// Steps over `b`, and any whitespace before it; false when something else comes first.
+    /// Compact text, the common case, costs one comparison.
+    #[inline(always)]
+    fn take(&mut self, b: u8) -> bool {
+        if self.bytes.get(self.pos) != Some(&b) {
+            self.skip_ws();
+            if self.bytes.get(self.pos) != Some(&b) {
+                return false;
+            }
+        }
+        self.pos += 1;
+        true
+    }
+
     /// Skims a value in an object, returning its type and where it starts.
+    #[inline(always)]
     fn skim_member_value(&mut self) -> Option<(Tag, usize)> {
         let start = self.pos;
         let tag = match self.peek()? {
@@ -120,6 +128,7 @@ impl Parser<'_> {
     }
 
     /// Checks any JSON value without building it.
+    #[inline(never)]
     fn skip_value(&mut self) -> Option<()> {
         match self.peek()? {
             b'{' | b'[' => {
