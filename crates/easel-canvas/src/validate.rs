@@ -540,7 +540,7 @@ mod quick {
     }
 }
 
-/// A set of ids. An id of up to 16 bytes without a NUL (Obsidian's are 16 hex digits) is kept
+/// A set of ids. An id of up to 16 bytes (Obsidian's are 16 hex digits) is kept
 /// as one `u128` in the table itself: a lookup compares it there instead of following a pointer
 /// into the canvas text (a cache miss for every edge end on large canvases), and 16-byte
 /// entries keep the table small.
@@ -575,15 +575,16 @@ impl<'a> IdSet<'a> {
     }
 }
 
-/// `id`'s bytes zero-padded into a `u128`, when that is unambiguous (at most 16 bytes, no NUL).
+/// `id`'s bytes zero-padded into a `u128`, when that is unambiguous: at most 16 bytes, not
+/// ending in NUL (then the last non-zero byte marks the end, so `"a"` and `"a\0"` differ).
 #[inline]
 fn pack(id: &str) -> Option<u128> {
     let b = id.as_bytes();
-    let mut buf = [0u8; 16];
-    buf.get_mut(..b.len())?.copy_from_slice(b);
-    if b.contains(&0) {
+    if b.last() == Some(&0) {
         return None;
     }
+    let mut buf = [0u8; 16];
+    buf.get_mut(..b.len())?.copy_from_slice(b);
     Some(u128::from_le_bytes(buf))
 }
 
@@ -670,6 +671,8 @@ mod tests {
             "a",
             "a\0",
             "a\0\0",
+            "a\0b",
+            "\0",
             "0123456789abcdef",
             "0123456789abcdeg",
             "0123456789abcdef0",
