@@ -113,7 +113,8 @@ pub(crate) struct Raw {
     pub end: u32,
     /// The text is exactly how the writer would write the object, so writing copies it.
     pub verbatim: bool,
-    /// `None` when the parser built the `Map` at once (an object with an escaped key).
+    /// `None` when the parser built the `Map` at once (an object with an escaped key, or one
+    /// longer than 16-bit offsets reach).
     pub summary: Option<Summary>,
 }
 
