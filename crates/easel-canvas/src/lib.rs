@@ -25,6 +25,7 @@ pub mod geometry;
 mod ids;
 pub mod json;
 mod model;
+mod object;
 mod ops;
 mod query;
 #[doc(hidden)]

@@ -3,13 +3,15 @@
 //! Nodes and edges are stored as the JSON objects they were read from, with typed accessors
 //! on top. That keeps unknown keys (Advanced Canvas, other plugins), key order and number
 //! text without a parallel "extra fields" structure, and makes a round trip trivially exact.
+//! An object read from a file stays as its text until something needs it built
+//! ([`crate::object`]): the accessors and validation read the text directly.
 
 use crate::error::CanvasError;
 use crate::geometry::Rect;
 use crate::json::parse::{TopValue, parse_canvas};
 use crate::json::{self, Map, ParseError, Value};
+use crate::object::Obj;
 use std::fmt;
-use std::ops::Range;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -124,106 +126,145 @@ impl FromStr for End {
 }
 
 /// A node, as the JSON object it is in the file.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Node {
-    fields: Map,
-    /// Where the node's text lies in the source its canvas was read from, when that text is
-    /// exactly how the writer would write `fields`: writing copies it. Any change clears it.
-    raw: Option<Range<usize>>,
+    obj: Obj,
 }
 
 /// An edge, as the JSON object it is in the file.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Edge {
-    fields: Map,
-    /// As [`Node`]'s.
-    raw: Option<Range<usize>>,
+    obj: Obj,
+}
+
+impl fmt::Debug for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Node").field("fields", &self.obj).finish()
+    }
+}
+
+impl fmt::Debug for Edge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Edge").field("fields", &self.obj).finish()
+    }
 }
 
 // Equality is about content: where the text came from does not matter.
 impl PartialEq for Node {
     fn eq(&self, other: &Node) -> bool {
-        self.fields == other.fields
+        self.fields() == other.fields()
     }
 }
 
 impl PartialEq for Edge {
     fn eq(&self, other: &Edge) -> bool {
-        self.fields == other.fields
+        self.fields() == other.fields()
     }
 }
 
-fn str_field<'a>(m: &'a Map, key: &str) -> Option<&'a str> {
-    m.get(key).and_then(Value::as_str)
+/// Slot numbers of [`crate::object::node_slot`].
+mod node_key {
+    pub const ID: usize = 0;
+    pub const TYPE: usize = 1;
+    pub const X: usize = 2;
+    pub const Y: usize = 3;
+    pub const WIDTH: usize = 4;
+    pub const HEIGHT: usize = 5;
+    pub const COLOR: usize = 6;
+    pub const TEXT: usize = 7;
+    pub const FILE: usize = 8;
+    pub const SUBPATH: usize = 9;
+    pub const URL: usize = 10;
+    pub const LABEL: usize = 11;
 }
 
-fn num_field(m: &Map, key: &str) -> Option<f64> {
-    m.get(key).and_then(Value::as_f64)
+/// Slot numbers of [`crate::object::edge_slot`].
+mod edge_key {
+    pub const ID: usize = 0;
+    pub const FROM_NODE: usize = 1;
+    pub const TO_NODE: usize = 2;
+    pub const FROM_SIDE: usize = 3;
+    pub const TO_SIDE: usize = 4;
+    pub const FROM_END: usize = 5;
+    pub const TO_END: usize = 6;
+    pub const LABEL: usize = 7;
+    pub const COLOR: usize = 8;
 }
 
 impl Node {
     pub fn from_map(fields: Map) -> Node {
-        Node { fields, raw: None }
+        Node {
+            obj: Obj::Owned(fields),
+        }
     }
 
+    pub(crate) fn from_obj(obj: Obj) -> Node {
+        Node { obj }
+    }
+
+    pub(crate) fn obj(&self) -> &Obj {
+        &self.obj
+    }
+
+    /// The whole object. For a node read from a file and not changed since, the first call
+    /// builds it from the text (the typed accessors below do not need that).
     pub fn fields(&self) -> &Map {
-        &self.fields
+        self.obj.fields()
     }
 
     pub(crate) fn fields_mut(&mut self) -> &mut Map {
-        self.raw = None;
-        &mut self.fields
+        self.obj.fields_mut()
     }
 
     pub fn into_map(self) -> Map {
-        self.fields
+        self.obj.into_map()
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.fields.get(key)
+        self.fields().get(key)
     }
 
     /// The id, or `""` when the node has none (validation reports that).
     pub fn id(&self) -> &str {
-        str_field(&self.fields, "id").unwrap_or("")
+        self.obj.str_field(node_key::ID, "id").unwrap_or("")
     }
 
     pub fn kind(&self) -> NodeKind<'_> {
-        NodeKind::parse(str_field(&self.fields, "type").unwrap_or(""))
+        NodeKind::parse(self.obj.str_field(node_key::TYPE, "type").unwrap_or(""))
     }
 
     pub fn text(&self) -> Option<&str> {
-        str_field(&self.fields, "text")
+        self.obj.str_field(node_key::TEXT, "text")
     }
 
     pub fn file(&self) -> Option<&str> {
-        str_field(&self.fields, "file")
+        self.obj.str_field(node_key::FILE, "file")
     }
 
     pub fn subpath(&self) -> Option<&str> {
-        str_field(&self.fields, "subpath")
+        self.obj.str_field(node_key::SUBPATH, "subpath")
     }
 
     pub fn url(&self) -> Option<&str> {
-        str_field(&self.fields, "url")
+        self.obj.str_field(node_key::URL, "url")
     }
 
     pub fn label(&self) -> Option<&str> {
-        str_field(&self.fields, "label")
+        self.obj.str_field(node_key::LABEL, "label")
     }
 
     /// The colour as written when it is a string (`"1"`-`"6"` or `"#RRGGBB"`).
     pub fn color(&self) -> Option<&str> {
-        str_field(&self.fields, "color")
+        self.obj.str_field(node_key::COLOR, "color")
     }
 
     /// Position and size, when all four are numbers.
     pub fn rect(&self) -> Option<Rect> {
         Some(Rect {
-            x: num_field(&self.fields, "x")?,
-            y: num_field(&self.fields, "y")?,
-            width: num_field(&self.fields, "width")?,
-            height: num_field(&self.fields, "height")?,
+            x: self.obj.num_field(node_key::X, "x")?,
+            y: self.obj.num_field(node_key::Y, "y")?,
+            width: self.obj.num_field(node_key::WIDTH, "width")?,
+            height: self.obj.num_field(node_key::HEIGHT, "height")?,
         })
     }
 
@@ -241,63 +282,84 @@ impl Node {
 
 impl Edge {
     pub fn from_map(fields: Map) -> Edge {
-        Edge { fields, raw: None }
+        Edge {
+            obj: Obj::Owned(fields),
+        }
     }
 
+    pub(crate) fn from_obj(obj: Obj) -> Edge {
+        Edge { obj }
+    }
+
+    pub(crate) fn obj(&self) -> &Obj {
+        &self.obj
+    }
+
+    /// The whole object, built on first use as [`Node::fields`] is.
     pub fn fields(&self) -> &Map {
-        &self.fields
+        self.obj.fields()
     }
 
     pub fn into_map(self) -> Map {
-        self.fields
+        self.obj.into_map()
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.fields.get(key)
+        self.fields().get(key)
     }
 
     pub fn id(&self) -> &str {
-        str_field(&self.fields, "id").unwrap_or("")
+        self.obj.str_field(edge_key::ID, "id").unwrap_or("")
     }
 
     pub fn from_node(&self) -> &str {
-        str_field(&self.fields, "fromNode").unwrap_or("")
+        self.obj
+            .str_field(edge_key::FROM_NODE, "fromNode")
+            .unwrap_or("")
     }
 
     pub fn to_node(&self) -> &str {
-        str_field(&self.fields, "toNode").unwrap_or("")
+        self.obj
+            .str_field(edge_key::TO_NODE, "toNode")
+            .unwrap_or("")
     }
 
     /// `fromSide`, when present and valid.
     pub fn from_side(&self) -> Option<Side> {
-        str_field(&self.fields, "fromSide").and_then(|s| s.parse().ok())
+        self.obj
+            .str_field(edge_key::FROM_SIDE, "fromSide")
+            .and_then(|s| s.parse().ok())
     }
 
     /// `toSide`, when present and valid.
     pub fn to_side(&self) -> Option<Side> {
-        str_field(&self.fields, "toSide").and_then(|s| s.parse().ok())
+        self.obj
+            .str_field(edge_key::TO_SIDE, "toSide")
+            .and_then(|s| s.parse().ok())
     }
 
     /// `fromEnd`, defaulting to `none` as the spec says.
     pub fn from_end(&self) -> End {
-        str_field(&self.fields, "fromEnd")
+        self.obj
+            .str_field(edge_key::FROM_END, "fromEnd")
             .and_then(|s| s.parse().ok())
             .unwrap_or(End::None)
     }
 
     /// `toEnd`, defaulting to `arrow` as the spec says.
     pub fn to_end(&self) -> End {
-        str_field(&self.fields, "toEnd")
+        self.obj
+            .str_field(edge_key::TO_END, "toEnd")
             .and_then(|s| s.parse().ok())
             .unwrap_or(End::Arrow)
     }
 
     pub fn label(&self) -> Option<&str> {
-        str_field(&self.fields, "label")
+        self.obj.str_field(edge_key::LABEL, "label")
     }
 
     pub fn color(&self) -> Option<&str> {
-        str_field(&self.fields, "color")
+        self.obj.str_field(edge_key::COLOR, "color")
     }
 
     /// True when the edge touches node `id` at either end.
@@ -324,9 +386,6 @@ pub struct Canvas {
     /// Length of the text this was read from: the output is about as long, and sizing the
     /// buffer once saves copying tens of megabytes on large canvases.
     size_hint: usize,
-    /// The text this was read from, which the `raw` ranges of nodes and edges point into.
-    /// Shared, so that cloning a canvas does not copy it.
-    source: Option<Arc<String>>,
 }
 
 impl PartialEq for Canvas {
@@ -343,7 +402,6 @@ impl Default for Canvas {
             edges: Vec::new(),
             top: vec![Top::Nodes, Top::Edges],
             size_hint: 0,
-            source: None,
         }
     }
 }
@@ -360,31 +418,23 @@ impl Canvas {
     pub fn parse(text: &str) -> Result<Canvas, CanvasError> {
         // Some editors add a byte order mark; JSON forbids it but nothing is lost by skipping.
         let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let (mut canvas, verbatim) = Canvas::parse_body(body)?;
-        if verbatim {
-            canvas.source = Some(Arc::new(body.to_owned()));
-        }
-        Ok(canvas)
+        Canvas::parse_body(&Arc::new(body.to_owned()))
     }
 
-    /// [`Canvas::parse`] for text the caller no longer needs: the canvas keeps it to copy
-    /// unchanged nodes from when it is written, instead of copying it first.
+    /// [`Canvas::parse`] for text the caller no longer needs: the canvas keeps it (its nodes
+    /// and edges are read from it on demand) instead of copying it first.
     pub fn parse_owned(text: String) -> Result<Canvas, CanvasError> {
         if text.starts_with('\u{feff}') {
             return Canvas::parse(&text);
         }
-        let (mut canvas, verbatim) = Canvas::parse_body(&text)?;
-        if verbatim {
-            canvas.source = Some(Arc::new(text));
-        }
-        Ok(canvas)
+        Canvas::parse_body(&Arc::new(text))
     }
 
-    /// The canvas, and whether any node or edge can be written by copying `body`.
-    fn parse_body(body: &str) -> Result<(Canvas, bool), CanvasError> {
+    /// The canvas read from `body`, which its nodes and edges keep pointing into.
+    fn parse_body(body: &Arc<String>) -> Result<Canvas, CanvasError> {
         let doc = match parse_canvas(body).map_err(CanvasError::Parse)? {
             Ok(doc) => doc,
-            Err(value) => return Ok((Canvas::from_value_at(value, Some(body))?, false)),
+            Err(value) => return Canvas::from_value_at(value, Some(body.as_str())),
         };
         let shape = |message: String| CanvasError::Parse(ParseError::at(body, 0, message));
         let mut canvas = Canvas {
@@ -392,9 +442,7 @@ impl Canvas {
             edges: Vec::new(),
             top: Vec::with_capacity(doc.members.len()),
             size_hint: body.len(),
-            source: None,
         };
-        let mut verbatim = false;
         for (key, v) in doc.members {
             let items = match v {
                 TopValue::Items(items) => items,
@@ -414,34 +462,19 @@ impl Canvas {
             };
             let is_nodes = key == "nodes";
             canvas.claim_slot(is_nodes, &key, &shape)?;
-            let mut objects = Vec::with_capacity(items.len());
-            for (i, (item, raw)) in items.into_iter().enumerate() {
-                match item {
-                    Value::Object(fields) => {
-                        verbatim |= raw.is_some();
-                        objects.push((fields, raw));
-                    }
-                    other => {
-                        return Err(shape(format!(
-                            "\"{key}\"[{i}] must be an object, it is {}",
-                            other.type_name()
-                        )));
-                    }
-                }
+            if let Some((i, type_name)) = items.not_object {
+                return Err(shape(format!(
+                    "\"{key}\"[{i}] must be an object, it is {type_name}"
+                )));
             }
+            // Same layout, so these collect in place.
             if is_nodes {
-                canvas.nodes = objects
-                    .into_iter()
-                    .map(|(fields, raw)| Node { fields, raw })
-                    .collect();
+                canvas.nodes = items.objects.into_iter().map(Node::from_obj).collect();
             } else {
-                canvas.edges = objects
-                    .into_iter()
-                    .map(|(fields, raw)| Edge { fields, raw })
-                    .collect();
+                canvas.edges = items.objects.into_iter().map(Edge::from_obj).collect();
             }
         }
-        Ok((canvas, verbatim))
+        Ok(canvas)
     }
 
     /// Records that the `nodes` (or `edges`) array was read; a second one is an error.
@@ -482,7 +515,6 @@ impl Canvas {
             edges: Vec::new(),
             top: Vec::with_capacity(map.len()),
             size_hint: 0,
-            source: None,
         };
         for (key, v) in map {
             match key.as_str() {
@@ -608,16 +640,8 @@ impl Canvas {
                 out.push_str(",\n");
             }
             match slot {
-                Top::Nodes => write_array(
-                    &mut out,
-                    "nodes",
-                    self.nodes.iter().map(|n| self.verbatim(&n.fields, &n.raw)),
-                ),
-                Top::Edges => write_array(
-                    &mut out,
-                    "edges",
-                    self.edges.iter().map(|e| self.verbatim(&e.fields, &e.raw)),
-                ),
+                Top::Nodes => write_array(&mut out, "nodes", self.nodes.iter().map(|n| &n.obj)),
+                Top::Edges => write_array(&mut out, "edges", self.edges.iter().map(|e| &e.obj)),
                 Top::Other(k, v) => {
                     out.push('\t');
                     json::write_string(&mut out, k);
@@ -630,14 +654,6 @@ impl Canvas {
         out
     }
 
-    /// An object's source text when it can be copied as it is, else the object to write.
-    fn verbatim<'s>(&'s self, fields: &'s Map, raw: &Option<Range<usize>>) -> Item<'s> {
-        match (&self.source, raw) {
-            (Some(src), Some(r)) => src.get(r.clone()).map_or(Item::Map(fields), Item::Text),
-            _ => Item::Map(fields),
-        }
-    }
-
     /// The whole document as one JSON value (for tool results).
     pub fn to_value(&self) -> Value {
         let mut map = Map::with_capacity(self.top.len());
@@ -645,11 +661,21 @@ impl Canvas {
             match slot {
                 Top::Nodes => map.push(
                     "nodes",
-                    Value::Array(self.nodes.iter().map(|n| n.fields.clone().into()).collect()),
+                    Value::Array(
+                        self.nodes
+                            .iter()
+                            .map(|n| n.fields().clone().into())
+                            .collect(),
+                    ),
                 ),
                 Top::Edges => map.push(
                     "edges",
-                    Value::Array(self.edges.iter().map(|e| e.fields.clone().into()).collect()),
+                    Value::Array(
+                        self.edges
+                            .iter()
+                            .map(|e| e.fields().clone().into())
+                            .collect(),
+                    ),
                 ),
                 Top::Other(k, v) => map.push(k.as_str(), v.clone()),
             }
@@ -665,14 +691,7 @@ impl Canvas {
     }
 }
 
-/// One element of `nodes` or `edges` for the writer.
-enum Item<'a> {
-    /// Source text already in compact form.
-    Text(&'a str),
-    Map(&'a Map),
-}
-
-fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<Item = Item<'a>>) {
+fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<Item = &'a Obj>) {
     out.push('\t');
     json::write_string(out, key);
     out.push_str(":[");
@@ -682,9 +701,10 @@ fn write_array<'a>(out: &mut String, key: &str, items: impl ExactSizeIterator<It
     }
     for (i, item) in items.enumerate() {
         out.push_str(if i == 0 { "\n\t\t" } else { ",\n\t\t" });
-        match item {
-            Item::Text(text) => out.push_str(text),
-            Item::Map(map) => json::write_compact_map(out, map),
+        // Text already in compact form is copied; the rest is written from the object.
+        match item.verbatim() {
+            Some(text) => out.push_str(text),
+            None => json::write_compact_map(out, item.fields()),
         }
     }
     out.push_str("\n\t]");

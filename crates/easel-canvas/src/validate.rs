@@ -4,9 +4,10 @@
 //! spec is silent or real files deviate (Advanced Canvas colours, float coordinates, unknown
 //! node types). Warnings never change data: what was read is written back.
 
-use crate::json::{Map, Value};
+use crate::json;
 use crate::model::{Canvas, Edge, Node, NodeKind};
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use crate::object::{FieldRef, edge_slot, node_slot};
+use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
 use std::fmt;
 
@@ -112,12 +113,14 @@ impl Sink<'_, '_> {
     }
 
     /// A string field: `required` makes absence an error; a wrong type always is one.
+    /// Returns the field when it is a string, for the checks that read its text.
+    #[inline]
     fn string_field<'m>(
         &mut self,
-        v: Option<&'m Value>,
+        v: Option<FieldRef<'m>>,
         key: &str,
         required: Option<&str>,
-    ) -> Option<&'m str> {
+    ) -> Option<FieldRef<'m>> {
         match v {
             None => {
                 if let Some(why) = required {
@@ -125,8 +128,7 @@ impl Sink<'_, '_> {
                 }
                 None
             }
-            Some(Value::String(s)) => Some(s),
-            Some(Value::Utf16(s)) => Some(s.text()),
+            Some(s) if s.is_string() => Some(s),
             Some(other) => {
                 self.error(
                     "wrong-type",
@@ -138,19 +140,21 @@ impl Sink<'_, '_> {
         }
     }
 
-    fn one_of(&mut self, v: Option<&Value>, key: &str, allowed: &[&str], rule: &'static str) {
+    #[inline]
+    fn one_of(&mut self, v: Option<FieldRef<'_>>, key: &str, allowed: &[&str], rule: &'static str) {
         if let Some(v) = self.string_field(v, key, None)
-            && !allowed.contains(&v)
+            && !v.as_text().is_some_and(|t| allowed.contains(&t.as_ref()))
         {
             self.error(rule, key, format!("{key} must be {}", allowed.join("|")));
         }
     }
 
-    fn color(&mut self, v: Option<&Value>) {
+    fn color(&mut self, v: Option<FieldRef<'_>>) {
         match v {
             None => {}
-            Some(v @ (Value::String(_) | Value::Utf16(_))) => {
-                let c = v.as_str().unwrap_or_default();
+            Some(v) if v.is_string() => {
+                let c = v.as_text().unwrap_or_default();
+                let c = c.as_ref();
                 if is_preset(c) || is_hex_color(c) {
                     return;
                 }
@@ -163,10 +167,13 @@ impl Sink<'_, '_> {
                 };
                 self.warn("nonstandard-color", "color", what);
             }
-            Some(Value::Number(n)) => self.warn(
+            Some(v) if v.number_text().is_some() => self.warn(
                 "nonstandard-color",
                 "color",
-                format!("color {n} is a number, spec requires a string"),
+                format!(
+                    "color {} is a number, spec requires a string",
+                    v.number_text().unwrap_or_default()
+                ),
             ),
             Some(other) => self.error(
                 "wrong-type",
@@ -184,33 +191,6 @@ impl Sink<'_, '_> {
                 format!("key '{k}' appears more than once; the last one counts"),
             );
         }
-    }
-}
-
-/// The keys validation looks at, gathered in one pass over an object (the last of duplicate
-/// keys wins, as in `JSON.parse`). Looking each key up separately cost more than all the
-/// checks together on large canvases.
-struct Fields<'a, const N: usize> {
-    values: [Option<&'a Value>; N],
-    duplicates: Vec<&'a str>,
-}
-
-impl<'a, const N: usize> Fields<'a, N> {
-    /// `slot` maps a key to its index in the result, `None` for keys validation ignores.
-    fn gather(m: &'a Map, slot: fn(&str) -> Option<usize>) -> Fields<'a, N> {
-        let mut values = [None; N];
-        let mut duplicates = Vec::new();
-        for (i, (k, v)) in m.iter().enumerate() {
-            let repeated = match slot(k) {
-                Some(s) => values[s].replace(v).is_some(),
-                // Other keys are rare and few: look back rather than keep a list of them.
-                None => m.keys().take(i).any(|p| p == k),
-            };
-            if repeated && !duplicates.contains(&k) {
-                duplicates.push(k);
-            }
-        }
-        Fields { values, duplicates }
     }
 }
 
@@ -236,31 +216,12 @@ fn is_rgb_triplet(c: &str) -> bool {
     parts.len() == 3 && parts.iter().all(|p| p.parse::<u8>().is_ok())
 }
 
-/// Index of a node key in [`check_node`]'s destructuring. A `match` compiles to a switch on
-/// the length and a compare or two, far cheaper than searching a list for every key.
-fn node_slot(k: &str) -> Option<usize> {
-    Some(match k {
-        "id" => 0,
-        "type" => 1,
-        "x" => 2,
-        "y" => 3,
-        "width" => 4,
-        "height" => 5,
-        "color" => 6,
-        "text" => 7,
-        "file" => 8,
-        "subpath" => 9,
-        "url" => 10,
-        "label" => 11,
-        "background" => 12,
-        "backgroundStyle" => 13,
-        _ => return None,
-    })
-}
-
 /// Checks one node on its own (not id uniqueness, which needs the document).
 pub fn check_node(node: &Node, report: &mut Report) {
-    let f: Fields<'_, 14> = Fields::gather(node.fields(), node_slot);
+    if node.obj().quick().is_some_and(quick::node_is_clean) {
+        return;
+    }
+    let (values, duplicates) = node.obj().gather::<14>(node_slot);
     let [
         id,
         kind,
@@ -276,22 +237,22 @@ pub fn check_node(node: &Node, report: &mut Report) {
         label,
         background,
         background_style,
-    ] = f.values;
+    ] = values;
     let mut sink = Sink {
         subject: Subject::Node(node.id()),
         report,
     };
-    sink.duplicate_keys(&f.duplicates);
+    sink.duplicate_keys(&duplicates);
     if let Some(id) = sink.string_field(id, "id", Some("missing id"))
-        && id.is_empty()
+        && id.as_text().is_some_and(|t| t.is_empty())
     {
         sink.error("empty-id", "id", "id must not be empty".into());
     }
     for (key, v) in [("x", x), ("y", y), ("width", width), ("height", height)] {
-        match v {
+        match v.map(|v| (v, v.number_text())) {
             None => sink.error("missing-field", key, format!("missing {key}")),
-            Some(Value::Number(n)) => {
-                let v = n.as_f64();
+            Some((_, Some(n))) => {
+                let v = json::number_as_f64(n);
                 if !(v.is_finite() && v.abs() <= crate::geometry::MAX_COORD) {
                     sink.warn(
                         "out-of-range",
@@ -303,14 +264,14 @@ pub fn check_node(node: &Node, report: &mut Report) {
                     );
                     continue;
                 }
-                if !n.is_integer() {
+                if !json::number_is_integer(n) {
                     sink.warn("non-integer", key, format!("{key} is not an integer"));
                 }
-                if matches!(key, "width" | "height") && n.is_negative() {
+                if matches!(key, "width" | "height") && json::number_is_negative(n) {
                     sink.warn("negative-size", key, format!("{key} is negative"));
                 }
             }
-            Some(other) => sink.error(
+            Some((other, None)) => sink.error(
                 "wrong-type",
                 key,
                 format!("{key} must be a number, it is {}", other.type_name()),
@@ -321,14 +282,15 @@ pub fn check_node(node: &Node, report: &mut Report) {
     let Some(kind) = sink.string_field(kind, "type", Some("missing type")) else {
         return;
     };
-    match NodeKind::parse(kind) {
+    let kind = kind.as_text().unwrap_or_default();
+    match NodeKind::parse(&kind) {
         NodeKind::Text => {
             sink.string_field(text, "text", Some("text node requires 'text'"));
         }
         NodeKind::File => {
             sink.string_field(file, "file", Some("file node requires 'file'"));
             if let Some(sub) = sink.string_field(subpath, "subpath", None)
-                && !sub.starts_with('#')
+                && !sub.as_text().is_some_and(|t| t.starts_with('#'))
             {
                 sink.error("subpath", "subpath", "subpath must start with '#'".into());
             }
@@ -350,25 +312,16 @@ pub fn check_node(node: &Node, report: &mut Report) {
     }
 }
 
-/// Index of an edge key in [`check_edge`]'s destructuring.
-fn edge_slot(k: &str) -> Option<usize> {
-    Some(match k {
-        "id" => 0,
-        "fromNode" => 1,
-        "toNode" => 2,
-        "fromSide" => 3,
-        "toSide" => 4,
-        "fromEnd" => 5,
-        "toEnd" => 6,
-        "label" => 7,
-        "color" => 8,
-        _ => return None,
-    })
-}
-
 /// Checks one edge on its own; `node_exists` answers whether an id names a node.
 pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut Report) {
-    let f: Fields<'_, 9> = Fields::gather(edge.fields(), edge_slot);
+    if edge
+        .obj()
+        .quick()
+        .is_some_and(|q| quick::edge_is_clean(q, node_exists))
+    {
+        return;
+    }
+    let (values, duplicates) = edge.obj().gather::<9>(edge_slot);
     let [
         id,
         from_node,
@@ -379,14 +332,14 @@ pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut 
         to_end,
         label,
         color,
-    ] = f.values;
+    ] = values;
     let mut sink = Sink {
         subject: Subject::Edge(edge.id()),
         report,
     };
-    sink.duplicate_keys(&f.duplicates);
+    sink.duplicate_keys(&duplicates);
     if let Some(id) = sink.string_field(id, "id", Some("missing id"))
-        && id.is_empty()
+        && id.as_text().is_some_and(|t| t.is_empty())
     {
         sink.error("empty-id", "id", "id must not be empty".into());
     }
@@ -394,8 +347,10 @@ pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut 
         ("fromNode", from_node, "missing fromNode"),
         ("toNode", to_node, "missing toNode"),
     ] {
-        if let Some(target) = sink.string_field(v, key, Some(missing))
-            && !node_exists(target)
+        if let Some(target) = sink
+            .string_field(v, key, Some(missing))
+            .and_then(|t| t.as_text())
+            && !node_exists(&target)
         {
             sink.error(
                 "dangling-edge",
@@ -417,7 +372,7 @@ pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut 
 /// Validates a whole document.
 pub fn validate(canvas: &Canvas) -> Report {
     let mut report = Report::default();
-    let mut node_ids: HashSet<&str> = HashSet::with_capacity(canvas.nodes().len());
+    let mut node_ids = IdSet::with_capacity(canvas.nodes().len());
     let mut reported: HashSet<&str> = HashSet::new();
     for node in canvas.nodes() {
         check_node(node, &mut report);
@@ -432,7 +387,7 @@ pub fn validate(canvas: &Canvas) -> Report {
         }
     }
     let exists = |id: &str| node_ids.contains(id);
-    let mut edge_ids: HashMap<&str, ()> = HashMap::with_capacity(canvas.edges().len());
+    let mut edge_ids = IdSet::with_capacity(canvas.edges().len());
     let mut reported_edges: HashSet<&str> = HashSet::new();
     for edge in canvas.edges() {
         check_edge(edge, &exists, &mut report);
@@ -440,7 +395,7 @@ pub fn validate(canvas: &Canvas) -> Report {
         if id.is_empty() {
             continue;
         }
-        if edge_ids.insert(id, ()).is_some() {
+        if !edge_ids.insert(id) {
             if reported_edges.insert(id) {
                 report.push(id_finding(
                     Severity::Error,
@@ -459,6 +414,178 @@ pub fn validate(canvas: &Canvas) -> Report {
         }
     }
     report
+}
+
+/// Checks that prove, from a read object's summary alone, that the full checks would find
+/// nothing: on large canvases nearly every object is clean, and the full checks (which build
+/// findings) cost several times more. Anything unusual answers `false` and gets the full
+/// checks, which alone decide what is reported; so these may be strict but never lenient.
+mod quick {
+    use crate::object::{Quick, Tag};
+
+    fn plain_string<'a>(q: &Quick<'a>, slot: usize) -> Option<&'a str> {
+        match q.get(slot) {
+            (Tag::Str, text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn is_string(q: &Quick<'_>, slot: usize) -> bool {
+        matches!(q.get(slot).0, Tag::Str | Tag::EscStr)
+    }
+
+    fn absent_or_string(q: &Quick<'_>, slot: usize) -> bool {
+        matches!(q.get(slot).0, Tag::Absent | Tag::Str | Tag::EscStr)
+    }
+
+    fn absent_or_one_of(q: &Quick<'_>, slot: usize, allowed: &[&str]) -> bool {
+        match q.get(slot) {
+            (Tag::Absent, _) => true,
+            (Tag::Str, text) => allowed.contains(&text),
+            _ => false,
+        }
+    }
+
+    fn color_ok(q: &Quick<'_>, slot: usize) -> bool {
+        match q.get(slot) {
+            (Tag::Absent, _) => true,
+            (Tag::Str, c) => super::is_preset(c) || super::is_hex_color(c),
+            _ => false,
+        }
+    }
+
+    /// A plain run of at most 12 digits, `-` first when `signed`: an integer far inside
+    /// the board's range.
+    fn small_integer(q: &Quick<'_>, slot: usize, signed: bool) -> bool {
+        let (Tag::Num, text) = q.get(slot) else {
+            return false;
+        };
+        let digits = match text.strip_prefix('-') {
+            Some(rest) if signed => rest,
+            Some(_) => return false,
+            None => text,
+        };
+        (1..=12).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
+    }
+
+    pub(super) fn node_is_clean(q: Quick<'_>) -> bool {
+        let [
+            id,
+            kind,
+            x,
+            y,
+            width,
+            height,
+            color,
+            text,
+            file,
+            subpath,
+            url,
+            label,
+            bg,
+            bg_style,
+        ] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        if !(plain_string(&q, id).is_some_and(|id| !id.is_empty())
+            && small_integer(&q, x, true)
+            && small_integer(&q, y, true)
+            && small_integer(&q, width, false)
+            && small_integer(&q, height, false)
+            && color_ok(&q, color))
+        {
+            return false;
+        }
+        match plain_string(&q, kind) {
+            Some("text") => is_string(&q, text),
+            Some("file") => {
+                is_string(&q, file)
+                    && match q.get(subpath) {
+                        (Tag::Absent, _) => true,
+                        (Tag::Str, sub) => sub.starts_with('#'),
+                        _ => false,
+                    }
+            }
+            Some("link") => is_string(&q, url),
+            Some("group") => {
+                absent_or_string(&q, label)
+                    && absent_or_string(&q, bg)
+                    && absent_or_one_of(&q, bg_style, &["cover", "ratio", "repeat"])
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn edge_is_clean(q: Quick<'_>, node_exists: &dyn Fn(&str) -> bool) -> bool {
+        let [
+            id,
+            from_node,
+            to_node,
+            from_side,
+            to_side,
+            from_end,
+            to_end,
+            label,
+            color,
+        ] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        let sides = ["top", "right", "bottom", "left"];
+        let ends = ["none", "arrow"];
+        plain_string(&q, id).is_some_and(|id| !id.is_empty())
+            && plain_string(&q, from_node).is_some_and(node_exists)
+            && plain_string(&q, to_node).is_some_and(node_exists)
+            && absent_or_one_of(&q, from_side, &sides)
+            && absent_or_one_of(&q, to_side, &sides)
+            && absent_or_one_of(&q, from_end, &ends)
+            && absent_or_one_of(&q, to_end, &ends)
+            && absent_or_string(&q, label)
+            && color_ok(&q, color)
+    }
+}
+
+/// A set of ids. An id of up to 16 bytes (Obsidian's are 16 hex digits) is kept
+/// as one `u128` in the table itself: a lookup compares it there instead of following a pointer
+/// into the canvas text (a cache miss for every edge end on large canvases), and 16-byte
+/// entries keep the table small.
+struct IdSet<'a> {
+    short: HashSet<u128>,
+    long: HashSet<&'a str>,
+}
+
+impl<'a> IdSet<'a> {
+    fn with_capacity(n: usize) -> IdSet<'a> {
+        IdSet {
+            short: HashSet::with_capacity(n),
+            long: HashSet::new(),
+        }
+    }
+
+    /// Adds `id`; false when it was already there.
+    #[inline]
+    fn insert(&mut self, id: &'a str) -> bool {
+        match pack(id) {
+            Some(key) => self.short.insert(key),
+            None => self.long.insert(id),
+        }
+    }
+
+    #[inline]
+    fn contains(&self, id: &str) -> bool {
+        match pack(id) {
+            Some(key) => self.short.contains(&key),
+            None => self.long.contains(id),
+        }
+    }
+}
+
+/// `id`'s bytes zero-padded into a `u128`, when that is unambiguous: at most 16 bytes, not
+/// ending in NUL (then the last non-zero byte marks the end, so `"a"` and `"a\0"` differ).
+#[inline]
+fn pack(id: &str) -> Option<u128> {
+    let b = id.as_bytes();
+    if b.last() == Some(&0) {
+        return None;
+    }
+    let mut buf = [0u8; 16];
+    buf.get_mut(..b.len())?.copy_from_slice(b);
+    Some(u128::from_le_bytes(buf))
 }
 
 fn id_finding(
@@ -535,6 +662,29 @@ mod tests {
             found,
             [("out-of-range", "x", "a"), ("out-of-range", "width", "a")]
         );
+    }
+
+    #[test]
+    fn ids_are_equal_as_keys_exactly_when_equal_as_text() {
+        let ids = [
+            "",
+            "a",
+            "a\0",
+            "a\0\0",
+            "a\0b",
+            "\0",
+            "0123456789abcdef",
+            "0123456789abcdeg",
+            "0123456789abcdef0",
+            "0123456789abcdef1",
+        ];
+        for a in ids {
+            let mut set = IdSet::with_capacity(1);
+            set.insert(a);
+            for b in ids {
+                assert_eq!(set.contains(b), a == b, "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 pub(crate) mod parse;
 mod scan;
+mod skim;
 mod write;
 
 pub use parse::{ParseError, parse};
@@ -175,27 +176,17 @@ impl Number {
     }
 
     pub fn as_f64(&self) -> f64 {
-        // Canvas numbers are almost all short integers, which need no float parsing.
-        if let Some(v) = small_integer(self.0.as_bytes()) {
-            return v;
-        }
-        // The text is a valid JSON number, which is always a valid Rust float literal.
-        self.0.parse().unwrap_or(f64::NAN)
+        number_as_f64(&self.0)
     }
 
     /// True when the value is a whole number (`120`, `1e2`, `3.0`).
     pub fn is_integer(&self) -> bool {
-        // Almost every canvas number is plain digits; only parse the rest.
-        if !self.0.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
-            return true;
-        }
-        let v = self.as_f64();
-        v.is_finite() && v == v.trunc()
+        number_is_integer(&self.0)
     }
 
     /// True when the value is below zero (`-0` is not).
     pub fn is_negative(&self) -> bool {
-        self.0.starts_with('-') && self.as_f64() < 0.0
+        number_is_negative(&self.0)
     }
 
     pub fn as_text(&self) -> &str {
@@ -207,6 +198,31 @@ impl fmt::Display for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The value of the text of a valid JSON number.
+pub(crate) fn number_as_f64(text: &str) -> f64 {
+    // Canvas numbers are almost all short integers, which need no float parsing.
+    if let Some(v) = small_integer(text.as_bytes()) {
+        return v;
+    }
+    // The text is a valid JSON number, which is always a valid Rust float literal.
+    text.parse().unwrap_or(f64::NAN)
+}
+
+/// [`Number::is_integer`] on the text of a valid JSON number.
+pub(crate) fn number_is_integer(text: &str) -> bool {
+    // Almost every canvas number is plain digits; only parse the rest.
+    if !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        return true;
+    }
+    let v = number_as_f64(text);
+    v.is_finite() && v == v.trunc()
+}
+
+/// [`Number::is_negative`] on the text of a valid JSON number.
+pub(crate) fn number_is_negative(text: &str) -> bool {
+    text.starts_with('-') && number_as_f64(text) < 0.0
 }
 
 /// The value of an optionally negative run of at most 15 digits, exact in an `f64`.

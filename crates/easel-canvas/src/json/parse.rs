@@ -1,7 +1,9 @@
 //! A strict RFC 8259 parser into [`Value`], with line and column on every error.
 
 use super::{Map, Number, Str, Utf16String, Value};
+use crate::object::{Obj, Raw};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Deep enough for any real canvas, shallow enough that hostile input cannot exhaust the stack.
 const MAX_DEPTH: usize = 256;
@@ -69,7 +71,7 @@ pub(crate) fn is_json_number(b: &[u8]) -> bool {
 }
 
 /// Length of the JSON number at the start of `b`, if one starts there.
-fn number_len(b: &[u8]) -> Option<usize> {
+pub(super) fn number_len(b: &[u8]) -> Option<usize> {
     let mut i = 0;
     if b.get(i) == Some(&b'-') {
         i += 1;
@@ -124,11 +126,11 @@ static STRING_STOP: [bool; 256] = {
     t
 };
 
-struct Parser<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
-    depth: usize,
+pub(super) struct Parser<'a> {
+    pub(super) text: &'a str,
+    pub(super) bytes: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) depth: usize,
     // Scratch stacks: members are collected here and moved into exactly-sized vectors when
     // the object or array closes, instead of growing each vector by doubling.
     pairs: Vec<(Str, Value)>,
@@ -138,29 +140,36 @@ struct Parser<'a> {
     lone: Vec<(usize, u16)>,
     /// False once the value being read holds text that [`super::write_compact`] would write
     /// differently: whitespace between tokens, or an escape it does not use.
-    canonical: bool,
+    pub(super) canonical: bool,
 }
 
-/// The top-level object of a canvas, with, for each element of `nodes` and `edges`, the byte
-/// range of its source text when that text is exactly its compact form (so a writer may copy
-/// it instead of serializing the tree again).
+/// The top-level object of a canvas, with the elements of `nodes` and `edges` read as
+/// [`Obj`]s that point into the source text.
 pub(crate) struct CanvasDoc {
     pub members: Vec<(Str, TopValue)>,
 }
 
 /// A member of a canvas's top-level object.
 pub(crate) enum TopValue {
-    /// An array under `nodes` or `edges`: each element with its verbatim range.
-    Items(Vec<(Value, Option<std::ops::Range<usize>>)>),
+    /// An array under `nodes` or `edges`.
+    Items(Items),
     Other(Value),
 }
 
+/// The elements of `nodes` or `edges`.
+pub(crate) struct Items {
+    /// The elements that are objects, in order.
+    pub objects: Vec<Obj>,
+    /// The index and JSON type of the first element that is not an object.
+    pub not_object: Option<(usize, &'static str)>,
+}
+
 /// Parses a canvas document. `Ok(Err(value))` when the document is JSON but not an object.
-pub(crate) fn parse_canvas(text: &str) -> Result<Result<CanvasDoc, Value>, ParseError> {
-    let mut p = Parser::new(text);
+pub(crate) fn parse_canvas(src: &Arc<String>) -> Result<Result<CanvasDoc, Value>, ParseError> {
+    let mut p = Parser::new(src);
     p.skip_ws();
     let doc = if p.peek() == Some(b'{') {
-        Ok(p.canvas_object()?)
+        Ok(p.canvas_object(src)?)
     } else {
         Err(p.value()?)
     };
@@ -187,7 +196,7 @@ impl<'a> Parser<'a> {
 
     /// The top-level object, as [`Parser::object`] reads it, but with `nodes` and `edges`
     /// arrays read element by element with their source ranges.
-    fn canvas_object(&mut self) -> Result<CanvasDoc, ParseError> {
+    fn canvas_object(&mut self, src: &Arc<String>) -> Result<CanvasDoc, ParseError> {
         self.enter()?;
         self.pos += 1; // '{'
         let mut members = Vec::new();
@@ -210,7 +219,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.skip_ws();
             let v = if matches!(key.as_str(), "nodes" | "edges") && self.peek() == Some(b'[') {
-                TopValue::Items(self.items_with_ranges()?)
+                TopValue::Items(self.items(src, key == "edges")?)
             } else {
                 TopValue::Other(self.value()?)
             };
@@ -230,29 +239,69 @@ impl<'a> Parser<'a> {
         Ok(CanvasDoc { members })
     }
 
-    /// An array whose elements keep the range of their text when it is in compact form.
-    #[allow(clippy::type_complexity)]
-    fn items_with_ranges(
-        &mut self,
-    ) -> Result<Vec<(Value, Option<std::ops::Range<usize>>)>, ParseError> {
+    /// The elements of `nodes` or `edges`: objects are skimmed ([`Parser::skim_object`]) and
+    /// built only when something asks; those the skim gives up on are built at once.
+    fn items(&mut self, src: &Arc<String>, edges: bool) -> Result<Items, ParseError> {
         self.enter()?;
         self.pos += 1; // '['
         // A canvas line is rarely shorter than this; one reservation instead of many regrowths.
-        let mut out = Vec::with_capacity((self.bytes.len() - self.pos) / 160);
+        let mut items = Items {
+            objects: Vec::with_capacity((self.bytes.len() - self.pos) / 200),
+            not_object: None,
+        };
+        // Offsets are kept as u32; a larger text is read the slow way, all objects built.
+        let offsets_fit = u32::try_from(self.bytes.len()).is_ok();
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(out);
+            return Ok(items);
         }
+        let mut index = 0;
         loop {
             self.skip_ws();
             let start = self.pos;
+            let depth = self.depth;
             self.canonical = true;
-            let v = self.value()?;
-            let range =
-                (self.canonical && matches!(v, Value::Object(_))).then_some(start..self.pos);
-            out.push((v, range));
+            let summary = if !(offsets_fit && self.peek() == Some(b'{')) {
+                None
+            } else if edges {
+                self.skim_object::<true>()
+            } else {
+                self.skim_object::<false>()
+            };
+            let raw = |summary, end: usize, verbatim| Raw {
+                src: Arc::clone(src),
+                // Both fit: offsets_fit was checked.
+                start: start as u32,
+                end: end as u32,
+                verbatim,
+                summary,
+            };
+            match summary {
+                Some(summary) => items.objects.push(Obj::Read {
+                    raw: raw(Some(summary), self.pos, self.canonical),
+                    map: OnceLock::new(),
+                }),
+                None => {
+                    self.pos = start;
+                    self.depth = depth;
+                    self.canonical = true;
+                    match self.value()? {
+                        Value::Object(m) if offsets_fit && self.canonical => {
+                            items.objects.push(Obj::Read {
+                                raw: raw(None, self.pos, true),
+                                map: OnceLock::from(Box::new(m)),
+                            })
+                        }
+                        Value::Object(m) => items.objects.push(Obj::Owned(m)),
+                        other => {
+                            items.not_object.get_or_insert((index, other.type_name()));
+                        }
+                    }
+                }
+            }
+            index += 1;
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -265,14 +314,19 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        Ok(out)
+        Ok(items)
     }
 
     fn error(&self, message: impl Into<String>) -> ParseError {
         ParseError::at(self.text, self.pos, message)
     }
 
-    fn skip_ws(&mut self) {
+    #[inline(always)]
+    pub(super) fn skip_ws(&mut self) {
+        // Compact text, the common case, has no whitespace between tokens.
+        if !matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            return;
+        }
         let start = self.pos;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -282,7 +336,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
@@ -295,7 +349,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn value(&mut self) -> Result<Value, ParseError> {
+    pub(super) fn value(&mut self) -> Result<Value, ParseError> {
         match self.peek() {
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
@@ -309,7 +363,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn enter(&mut self) -> Result<(), ParseError> {
+    pub(super) fn enter(&mut self) -> Result<(), ParseError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.error(format!("nesting deeper than {MAX_DEPTH} levels")));

@@ -1,26 +1,28 @@
 //! Finding the bytes that matter inside JSON strings, eight at a time.
 //!
 //! The writer copies a string verbatim unless it holds a quote, a backslash or a control
-//! character. Testing eight bytes per step with word arithmetic ("SWAR") keeps that check
-//! cheap on long text nodes without `unsafe` or SIMD intrinsics. (The parser scans with a
-//! lookup table instead: its strings are mostly short keys, where this set-up does not pay.)
+//! character, and the parser reads a string of a node or edge up to the next such byte.
+//! Testing eight bytes per step with word arithmetic ("SWAR") keeps that cheap without
+//! `unsafe` or SIMD intrinsics.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
-/// True when any byte of `word` is zero.
+/// A high bit set for each zero byte of `word`. Only the lowest set bit is reliable (a borrow
+/// can mark a byte above a real match), which is all a search for the first one needs.
 #[inline]
-fn has_zero_byte(word: u64) -> bool {
-    word.wrapping_sub(ONES) & !word & HIGHS != 0
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGHS
 }
 
-/// True when any byte of `word` is `"`, `\\` or below 0x20.
+/// A high bit for bytes of `word` that are `"`, `\\` or below 0x20; as [`zero_bytes`], only
+/// the lowest set bit is reliable.
 #[inline]
-fn has_special(word: u64) -> bool {
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
+fn special_bytes(word: u64) -> u64 {
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
     below_space
-        || has_zero_byte(word ^ (ONES * u64::from(b'"')))
-        || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
+        | zero_bytes(word ^ (ONES * u64::from(b'"')))
+        | zero_bytes(word ^ (ONES * u64::from(b'\\')))
 }
 
 /// True for `"`, `\\` and control characters.
@@ -30,19 +32,22 @@ pub(crate) fn is_special(b: u8) -> bool {
 }
 
 /// Index of the first special byte in `bytes`, if any.
-#[inline]
+#[inline(always)]
 pub(crate) fn find_special(bytes: &[u8]) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
     let mut offset = 0;
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        if has_special(u64::from_le_bytes(word)) {
-            break;
+        let found = special_bytes(u64::from_le_bytes(word));
+        if found != 0 {
+            // Little-endian: the lowest set bit is the first byte in memory.
+            return Some(offset + (found.trailing_zeros() / 8) as usize);
         }
         offset += 8;
     }
-    bytes[offset..]
+    chunks
+        .remainder()
         .iter()
         .position(|&b| is_special(b))
         .map(|p| p + offset)
