@@ -123,7 +123,8 @@ def main():
     try:
         for case in cases:
             functions = case["function"]
-            tools = [{"type": "function", "function": f} for f in convert_to_tool(functions, GORILLA_TO_OPENAPI, ModelStyle.OPENAI_COMPLETIONS)]
+            # Already in OpenAI's {"type": "function", "function": {...}} form.
+            tools = convert_to_tool(functions, GORILLA_TO_OPENAPI, ModelStyle.OPENAI_COMPLETIONS)
             started = time.time()
             answer = ask(port, case["question"][0], tools, args.tool_choice)
             latencies.append(time.time() - started)

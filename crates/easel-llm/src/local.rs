@@ -407,9 +407,27 @@ impl LocalModel {
 /// The context to create for `needed` positions: a power of two from 2,048, so that the turns
 /// of one run, each a little longer than the last, keep using one context and its cache.
 fn context_size(needed: u32, n_ctx_train: u32) -> u32 {
+    // `clamp` would panic for a model trained on fewer than 2,048 positions; `needed` is at
+    // most the trained window already.
     needed
         .next_power_of_two()
-        .clamp(2048, n_ctx_train.max(needed))
+        .max(2048)
+        .min(n_ctx_train.max(needed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::context_size;
+
+    #[test]
+    fn context_sizes_grow_in_powers_of_two_within_the_trained_window() {
+        assert_eq!(context_size(300, 8192), 2048);
+        assert_eq!(context_size(2049, 8192), 4096);
+        assert_eq!(context_size(8000, 8192), 8192);
+        // A model trained on a short window gets what it needs, never more.
+        assert_eq!(context_size(700, 1024), 1024);
+        assert_eq!(context_size(1000, 1000), 1000);
+    }
 }
 
 /// How long a kept cache and a new prompt agree, in tokens.
