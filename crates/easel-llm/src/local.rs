@@ -415,20 +415,6 @@ fn context_size(needed: u32, n_ctx_train: u32) -> u32 {
         .min(n_ctx_train.max(needed))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::context_size;
-
-    #[test]
-    fn context_sizes_grow_in_powers_of_two_within_the_trained_window() {
-        assert_eq!(context_size(300, 8192), 2048);
-        assert_eq!(context_size(2049, 8192), 4096);
-        assert_eq!(context_size(8000, 8192), 8192);
-        // A model trained on a short window gets what it needs, never more.
-        assert_eq!(context_size(700, 1024), 1024);
-        assert_eq!(context_size(1000, 1000), 1000);
-    }
-}
 
 /// How long a kept cache and a new prompt agree, in tokens.
 fn common_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
@@ -681,5 +667,20 @@ impl Generation<'_> {
         };
         let _ = emit(Event::Usage { usage }) && emit(Event::Finish { reason: finish });
         Ok(timing)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::context_size;
+
+    #[test]
+    fn context_sizes_grow_in_powers_of_two_within_the_trained_window() {
+        assert_eq!(context_size(300, 8192), 2048);
+        assert_eq!(context_size(2049, 8192), 4096);
+        assert_eq!(context_size(8000, 8192), 8192);
+        // A model trained on a short window gets what it needs, never more.
+        assert_eq!(context_size(700, 1024), 1024);
+        assert_eq!(context_size(1000, 1000), 1000);
     }
 }
