@@ -415,7 +415,6 @@ fn context_size(needed: u32, n_ctx_train: u32) -> u32 {
         .min(n_ctx_train.max(needed))
 }
 
-
 /// How long a kept cache and a new prompt agree, in tokens.
 fn common_prefix(a: &[LlamaToken], b: &[LlamaToken]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
