@@ -33,6 +33,7 @@ fn bench(c: &mut Criterion) {
     let options = LayeredOptions {
         spacing: 24.0,
         rank_gap: Some(56.0),
+        straight_edges: false,
         ..LayeredOptions::default()
     };
     c.bench_function("layered_layout_300_nodes", |b| {

@@ -76,6 +76,8 @@ fn run(
             spacing: f64::from(options.node_gap),
             rank_gap: Some(f64::from(options.layer_gap)),
             ranks,
+            // The views draw each edge along its route, around the boxes.
+            straight_edges: false,
         },
     );
     let m = options.margin;

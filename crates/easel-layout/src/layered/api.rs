@@ -18,6 +18,11 @@ pub struct LayeredOptions {
     /// along the edges. Given ranks keep their order but not their gaps: empty ranks close
     /// up. An edge within one rank is drawn side to side and does not shape the layout.
     pub ranks: Option<Vec<usize>>,
+    /// Whether edges will be drawn as straight lines from box to box (JSON Canvas), so that
+    /// boxes are moved out of their way; `false` for drawings that follow [`Layered::routes`],
+    /// which go around boxes anyway, and where moving boxes off dense lines only widens the
+    /// picture.
+    pub straight_edges: bool,
 }
 
 impl Default for LayeredOptions {
@@ -27,6 +32,7 @@ impl Default for LayeredOptions {
             spacing: Options::default().spacing,
             rank_gap: None,
             ranks: None,
+            straight_edges: true,
         }
     }
 }
@@ -86,6 +92,7 @@ pub fn layered(graph: &Graph, options: &LayeredOptions) -> Layered {
             rank_gap,
         ),
         spacing,
+        options.straight_edges,
     );
     let positions = g.positions(n, axes, spacing);
     let routes = graph
@@ -273,7 +280,7 @@ mod tests {
             let edges: Vec<(usize, usize)> = raw.into_iter().map(|(a, b)| (a % n, b % n)).collect();
             let graph = Graph { sizes: boxes(n), edges: edges.clone() };
             let direction = if right { Direction::Right } else { Direction::Down };
-            let options = LayeredOptions { direction, ranks: given, spacing: 24.0, rank_gap: Some(56.0) };
+            let options = LayeredOptions { direction, ranks: given, spacing: 24.0, rank_gap: Some(56.0), straight_edges: true };
             let out = layered(&graph, &options);
             let rect = |i: usize| {
                 let (x, y) = out.positions[i];

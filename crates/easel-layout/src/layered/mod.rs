@@ -61,13 +61,13 @@ pub(crate) fn place(
     let (rank, edges) = constrained(n, &graph.edges, sets);
     let flat = within_ranks(&graph.edges, &rank);
     let g = Layers::build(n, &edges, &flat, &rank, graph, axes, None);
-    best_drawing(g, spacing).positions(n, axes, spacing)
+    best_drawing(g, spacing, true).positions(n, axes, spacing)
 }
 
 /// Orders, places and straightens `g` from each candidate order and keeps the drawing that
 /// scores best. Fewest crossings between ranks is not fewest crossings of the straight lines
 /// JSON Canvas draws, so each good order is drawn and the drawing itself is the judge.
-fn best_drawing(g: Layers, spacing: f64) -> Layers {
+fn best_drawing(g: Layers, spacing: f64, clear: bool) -> Layers {
     let mut drawn: Vec<(Score, Layers)> = g
         .candidate_orders()
         .into_iter()
@@ -78,8 +78,11 @@ fn best_drawing(g: Layers, spacing: f64) -> Layers {
             (h.score(spacing), h)
         })
         .collect();
-    // Clearing lines is the costly step: only the most promising drawings get it.
     drawn.sort_by_key(|(score, _)| *score);
+    if !clear {
+        return drawn.into_iter().next().map_or(g, |(_, h)| h);
+    }
+    // Clearing lines is the costly step: only the most promising drawings get it.
     drawn.truncate(if g.real > LARGE { CLEARED - 1 } else { CLEARED });
     let mut best: Option<(Score, Layers)> = None;
     for (_, mut h) in drawn {
