@@ -109,9 +109,9 @@ fn main() {
         config.local_threads.map_or("all".into(), |t| t.to_string())
     );
     println!(
-        "| turn | wall | prompt tokens (read) | prompt time | generated tokens | generation time | answer |"
+        "| turn | wall | prompt tokens (read) | prompt time | generated tokens | generation time | of which sampling | answer |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---|");
     for (name, turns) in &rows {
         let last = turns.last().unwrap();
         println!(
