@@ -92,7 +92,21 @@ fn push_level(
     // a pathological ping-pong between pushes in opposite directions.
     let limit = 4 * level.len() * level.len() + 16;
     let mut steps = 0;
-    while let Some(pusher) = queue.pop_front() {
+    let mut pushers = vec![g];
+    loop {
+        let Some(pusher) = queue.pop_front() else {
+            // A later push may have sent a unit back onto one that pushed earlier (onto the
+            // grown group itself, most often): those push again, until nothing overlaps.
+            queue.extend(pushers.iter().copied().filter(|&p| {
+                level
+                    .iter()
+                    .any(|&u| u != p && u != g && !(tree.held)(u) && rect[p].overlaps(&rect[u]))
+            }));
+            if queue.is_empty() {
+                break;
+            }
+            continue;
+        };
         for &u in level {
             if u == pusher || !rect[pusher].overlaps(&rect[u]) {
                 continue;
@@ -130,6 +144,9 @@ fn push_level(
             );
             move_unit(tree, rect, u, dx, dy);
             queue.push_back(u);
+            if !pushers.contains(&u) {
+                pushers.push(u);
+            }
         }
     }
 }
