@@ -207,17 +207,7 @@ impl<'a> Parser<'a> {
             return Ok(CanvasDoc { members });
         }
         loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a string key in double quotes"));
-            }
-            let key = self.string()?;
-            self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.error("expected ':' after the key"));
-            }
-            self.pos += 1;
-            self.skip_ws();
+            let key = self.key()?;
             let v = if matches!(key.as_str(), "nodes" | "edges") && self.peek() == Some(b'[') {
                 TopValue::Items(self.items(src, key == "edges")?)
             } else {
@@ -382,17 +372,7 @@ impl<'a> Parser<'a> {
             return Ok(Value::Object(Map::new()));
         }
         loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(self.error("expected a string key in double quotes"));
-            }
-            let key = self.string()?;
-            self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.error("expected ':' after the key"));
-            }
-            self.pos += 1;
-            self.skip_ws();
+            let key = self.key()?;
             let v = self.value()?;
             self.pairs.push((key, v));
             self.skip_ws();
@@ -476,6 +456,22 @@ impl<'a> Parser<'a> {
             text,
             units: units.into_boxed_slice(),
         })))
+    }
+
+    /// An object's key and the ':' after it, with the whitespace around them.
+    fn key(&mut self) -> Result<Str, ParseError> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key in double quotes"));
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.error("expected ':' after the key"));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(key)
     }
 
     fn string(&mut self) -> Result<Str, ParseError> {
