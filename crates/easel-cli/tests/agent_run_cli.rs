@@ -305,3 +305,43 @@ fn the_starter_set_is_three_agents_that_hand_over_to_each_other() {
             .all(|c| c["created"] == false)
     );
 }
+
+/// `agent chat`: lines from stdin, one session across them, the answer streamed to stdout, tool
+/// calls and the handoff ("triage → writer") shown on stderr, an empty line skipped, `/exit`
+/// ends.
+#[test]
+fn chat_keeps_one_session_across_lines_and_shows_calls_and_handoffs() {
+    let v = TestVault::new();
+    write(v.path(), "Plan.md", "# Plan\n\nShip it.\n");
+    let model = Scripted::start(vec![
+        call("transfer_to_writer", json!({})),
+        call("note_read", json!({"path": "Plan.md"})),
+        text("The plan is to ship it."),
+        text("Still shipping."),
+    ]);
+    model.configure(v.path()).unwrap();
+    write(
+        v.path(),
+        ".easel/agents/triage.md",
+        "---\ndescription: Routes\nhandoffs: [writer]\n---\nRoute it.\n",
+    );
+    write(v.path(), ".easel/agents/writer.md", WRITER);
+    let out = v
+        .easel()
+        .args(["agent", "chat", "triage"])
+        .write_stdin("what is the plan?\n\nand now?\n/exit\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("The plan is to ship it."), "{stdout}");
+    assert!(stdout.contains("Still shipping."), "{stdout}");
+    assert!(stderr.contains("triage → writer"), "{stderr}");
+    assert!(stderr.contains("→ note_read"), "{stderr}");
+    // The second line went to the same conversation: its request holds the first answer.
+    let requests = model.requests();
+    assert_eq!(requests.len(), 4);
+    assert!(requests[3].to_string().contains("The plan is to ship it."));
+    assert!(requests[3].to_string().contains("and now?"));
+}
