@@ -174,6 +174,7 @@ impl Ctx {
             op: op.to_string(),
             summary: summary.into(),
             run: self.run.as_ref().map(|r| r.as_str().to_string()),
+            span: None,
         }
     }
 

@@ -39,6 +39,7 @@ impl Actor {
             op: op.to_owned(),
             summary,
             run: self.run.clone(),
+            span: None,
         }
     }
 }

@@ -66,7 +66,7 @@ impl Stamp {
     }
 
     /// The stamp of whatever is at `p` now.
-    fn now(p: &VaultPath) -> Result<Stamp, VaultError> {
+    pub(crate) fn now(p: &VaultPath) -> Result<Stamp, VaultError> {
         match fs::metadata(p.abs()) {
             Ok(meta) => Ok(Stamp::of(&meta)),
             Err(e)
@@ -86,7 +86,7 @@ impl Stamp {
 #[derive(Debug)]
 pub(crate) struct Snapshot {
     pub(crate) current: Option<(Vec<u8>, Rev)>,
-    stamp: Stamp,
+    pub(crate) stamp: Stamp,
 }
 
 impl Snapshot {
@@ -192,7 +192,7 @@ impl Vault {
     }
 
     /// Lock order everywhere: undo lock, then path locks (sorted), then the ledger lock.
-    fn apply(
+    pub(crate) fn apply(
         &self,
         p: &VaultPath,
         before: Option<(Vec<u8>, Rev)>,
@@ -227,6 +227,8 @@ impl Vault {
             run: change.run.clone(),
             undoes: undoes.map(str::to_string),
             blob,
+            span: change.span,
+            batch: None,
             pending: false,
         };
 

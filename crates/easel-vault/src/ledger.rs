@@ -38,6 +38,12 @@ pub struct Change {
     pub summary: String,
     /// Groups the changes of one agent run or command so they can be undone together.
     pub run: Option<String>,
+    /// The bytes of the file after the change that hold what the change is about (an edited
+    /// element), as `[start, end)`: with it, [`crate::UndoTarget::Id`] can undo this change
+    /// alone after later changes to other parts of the file, and refuses only when a later
+    /// change touched these bytes. `None`: the whole file is the change's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<[usize; 2]>,
 }
 
 impl Change {
@@ -52,12 +58,19 @@ impl Change {
             op: op.into(),
             summary: summary.into(),
             run: None,
+            span: None,
         }
     }
 
     /// The same change, as part of `run`.
     pub fn with_run(mut self, run: impl Into<String>) -> Self {
         self.run = Some(run.into());
+        self
+    }
+
+    /// The same change, about the bytes `span` of the file it leaves (see [`Change::span`]).
+    pub fn with_span(mut self, span: std::ops::Range<usize>) -> Self {
+        self.span = Some([span.start, span.end]);
         self
     }
 }
@@ -90,6 +103,13 @@ pub struct LedgerEntry {
     /// because the blob can also be found from `rev_before`, which is its prefix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blob: Option<String>,
+    /// See [`Change::span`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<[usize; 2]>,
+    /// On the entries of one [`crate::Vault::modify_steps`] call: the id of its first entry.
+    /// The steps reached the file in one write, so they happened all or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<String>,
     /// Written before the file changed and not yet confirmed (see the module documentation).
     /// Entries handed out by the vault have been settled, so this is always `false` there.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -303,17 +323,36 @@ pub(crate) fn settle(
         next_before[i] = seen.get(entry.path.as_str()).copied();
         seen.insert(&entry.path, entry.rev_before);
     }
+    // A batch reached the file in one rename: its steps happened all or none, and the evidence
+    // is what follows its last step, measured against its first step's start.
+    let mut batches: HashMap<&str, (Option<Rev>, usize)> = HashMap::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if let Some(batch) = entry.batch.as_deref() {
+            batches
+                .entry(batch)
+                .and_modify(|(_, last)| *last = i)
+                .or_insert((entry.rev_before, i));
+        }
+    }
     let mut settled = Vec::with_capacity(entries.len());
     for (i, entry) in entries.iter().enumerate() {
         if void.contains(&entry.id) {
             continue;
         }
-        if entry.pending && !done.contains(&entry.id) && entry.rev_before != entry.rev_after {
-            let after = match next_before[i] {
+        let (start, last) = match entry.batch.as_deref().and_then(|b| batches.get(b)) {
+            Some(&(start, last)) => (start, last),
+            None => (entry.rev_before, i),
+        };
+        let unconfirmed = match entry.batch.as_deref() {
+            Some(_) => !done.contains(&entries[last].id),
+            None => !done.contains(&entry.id),
+        };
+        if entry.pending && unconfirmed && start != entries[last].rev_after {
+            let after = match next_before[last] {
                 Some(next) => Some(next),
                 None => current_rev(&entry.path),
             };
-            if after == Some(entry.rev_before) {
+            if after == Some(start) {
                 tracing::debug!(id = %entry.id, path = %entry.path, "a pending ledger entry whose change never reached the file (its writer was stopped); ignoring it");
                 continue;
             }
@@ -420,6 +459,8 @@ mod tests {
             run: None,
             undoes: None,
             blob: None,
+            span: None,
+            batch: None,
             pending: false,
         }
     }
@@ -511,6 +552,34 @@ mod tests {
                 .unwrap()
                 .contains("\"pending\":true")
         );
+    }
+
+    #[test]
+    fn a_batch_killed_before_or_after_its_rename_settles_as_a_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.jsonl");
+        let step = |id: &str, before: &[u8], after: &[u8]| LedgerEntry {
+            batch: Some("s1".into()),
+            ..change(id, before, after)
+        };
+        // Three steps 0 -> 1 -> 2 -> 3, appended pending, never confirmed.
+        for e in [
+            step("s1", b"0", b"1"),
+            step("s2", b"1", b"2"),
+            step("s3", b"2", b"3"),
+        ] {
+            append_pending(&ledger, &e).unwrap();
+        }
+        let read = || read_lines(&ledger).unwrap();
+        // Killed before the rename: the file is still at the start, so none happened (the
+        // chain alone would have said the first two did).
+        assert!(settled_ids(read(), b"0").is_empty());
+        // Killed after it: all three happened.
+        assert_eq!(settled_ids(read(), b"3"), ["s1", "s2", "s3"]);
+        // A later writer's entry is the evidence once the file moved on.
+        append_pending(&ledger, &change("n", b"0", b"9")).unwrap();
+        confirm(&ledger, "n").unwrap();
+        assert_eq!(settled_ids(read(), b"9"), ["n"]);
     }
 
     #[test]

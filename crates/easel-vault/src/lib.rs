@@ -82,7 +82,9 @@ mod lock;
 pub mod markdown;
 mod note;
 mod path;
+mod rebase;
 mod rev;
+mod steps;
 mod undo;
 mod vault;
 
@@ -93,5 +95,6 @@ pub use list::FileInfo;
 pub use note::{Frontmatter, FrontmatterError, Note};
 pub use path::{VaultPath, normalize as normalize_path, printable};
 pub use rev::{ParseRevError, Rev};
+pub use steps::Step;
 pub use undo::{UndoTarget, Undone};
 pub use vault::{Expect, Vault};

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::VaultError;
 use crate::ledger::{self, Change, LedgerEntry};
 use crate::path::VaultPath;
+use crate::rebase;
 use crate::rev::Rev;
 use crate::vault::Vault;
 
@@ -94,7 +95,7 @@ impl Vault {
                 drop(guards);
                 continue;
             }
-            let done = self.undo_locked(&plan, &resolved, actor)?;
+            let done = self.undo_locked(&entries, &plan, &resolved, actor)?;
             drop(guards);
             return Ok(done);
         }
@@ -105,9 +106,12 @@ impl Vault {
     }
 
     /// Check every step against the state the earlier ones leave, then undo them in order.
-    /// The caller holds the undo lock and every file's lock.
+    /// The caller holds the undo lock and every file's lock. A change that records its span
+    /// and whose file changed since is taken back alone through the later changes
+    /// ([`rebase::revert`]) when none of them touched its span.
     fn undo_locked(
         &self,
+        entries: &[LedgerEntry],
         plan: &[LedgerEntry],
         resolved: &[VaultPath],
         actor: &str,
@@ -118,9 +122,23 @@ impl Vault {
                 state.insert(p.as_str(), self.read_current_rev(p)?);
             }
         }
+        // Versions this undo will have written, per file, for the steps planned after them.
+        let mut planned: BTreeMap<&str, Vec<Vec<u8>>> = BTreeMap::new();
         let mut steps = Vec::with_capacity(plan.len());
         for (entry, p) in plan.iter().zip(resolved) {
             let current = state.get(p.as_str()).copied().flatten();
+            if current != entry.rev_after
+                && let Some(span) = entry.span
+                && entry.rev_before.is_some()
+            {
+                let later = planned.get(p.as_str()).map_or(&[][..], Vec::as_slice);
+                let bytes = self.revert_alone(entries, entry, p, later, span)?;
+                let rev = Rev::of(&bytes);
+                state.insert(p.as_str(), Some(rev));
+                planned.entry(p.as_str()).or_default().push(bytes.clone());
+                steps.push((entry, p, current, Some(bytes)));
+                continue;
+            }
             if current != entry.rev_after {
                 let reason = match (entry.rev_after, current) {
                     (Some(after), Some(now)) => format!(
@@ -138,13 +156,16 @@ impl Vault {
                 None => None,
             };
             state.insert(p.as_str(), entry.rev_before);
-            steps.push((entry, p, restore));
+            if let Some(bytes) = &restore {
+                planned.entry(p.as_str()).or_default().push(bytes.clone());
+            }
+            steps.push((entry, p, entry.rev_after, restore));
         }
 
         let mut done = Vec::with_capacity(steps.len());
-        for (entry, p, restore) in steps {
+        for (entry, p, expected, restore) in steps {
             let snap = self.snapshot(p)?;
-            if snap.rev() != entry.rev_after {
+            if snap.rev() != expected {
                 return Err(refused(entry, "the file changed while undoing"));
             }
             let change = Change {
@@ -152,6 +173,7 @@ impl Vault {
                 op: "undo".into(),
                 summary: format!("undo {}: {}", entry.id, entry.summary),
                 run: None,
+                span: None,
             };
             let written = self
                 .commit_snapshot(p, snap, restore.as_deref(), &change, Some(&entry.id))?
@@ -166,6 +188,79 @@ impl Vault {
             });
         }
         Ok(done)
+    }
+}
+
+impl Vault {
+    /// The file `p` with `entry`'s change taken back alone, keeping every later change (and the
+    /// versions `planned` earlier steps of this undo will write): read from the blobs of the
+    /// later ledger entries of the file, which must form one unbroken chain to its current
+    /// bytes.
+    fn revert_alone(
+        &self,
+        entries: &[LedgerEntry],
+        entry: &LedgerEntry,
+        p: &VaultPath,
+        planned: &[Vec<u8>],
+        span: [usize; 2],
+    ) -> Result<Vec<u8>, VaultError> {
+        let blobs = &self.dirs().blobs;
+        let position = entries.iter().position(|e| e.id == entry.id);
+        let later: Vec<&LedgerEntry> = entries
+            .iter()
+            .skip(position.map_or(entries.len(), |i| i + 1))
+            .filter(|e| e.path == entry.path)
+            .collect();
+        let mut versions: Vec<Vec<u8>> = Vec::with_capacity(later.len() + 2 + planned.len());
+        let before = entry
+            .rev_before
+            .ok_or_else(|| refused(entry, "it created the file"))?;
+        versions.push(ledger::load_blob(blobs, entry, before)?);
+        let mut expected = entry.rev_after;
+        for next in &later {
+            let (Some(rev), true) = (next.rev_before, next.rev_before == expected) else {
+                return Err(refused(
+                    entry,
+                    &format!(
+                        "the file was changed outside Easel before change {} ({})",
+                        next.id, next.summary
+                    ),
+                ));
+            };
+            versions.push(ledger::load_blob(blobs, next, rev)?);
+            expected = next.rev_after;
+        }
+        let snap = self.snapshot(p)?;
+        match snap.current {
+            Some((bytes, rev)) if Some(rev) == expected => versions.push(bytes),
+            _ => {
+                return Err(refused(
+                    entry,
+                    "the file was changed outside Easel since its last recorded change",
+                ));
+            }
+        }
+        versions.extend(planned.iter().cloned());
+        let views: Vec<&[u8]> = versions.iter().map(Vec::as_slice).collect();
+        rebase::revert(&views, span[0]..span[1]).map_err(|blocked| match blocked {
+            rebase::Blocked::Touched(step) => match later.get(step) {
+                Some(by) => refused(
+                    entry,
+                    &format!(
+                        "a later change touched the same element: {} ({}); undo that one first",
+                        by.id, by.summary
+                    ),
+                ),
+                None => refused(
+                    entry,
+                    "another change undone in this same undo touched the same element",
+                ),
+            },
+            rebase::Blocked::BadSpan => refused(
+                entry,
+                "its recorded span no longer matches the file's history",
+            ),
+        })
     }
 }
 
@@ -259,6 +354,8 @@ mod tests {
             run: run.map(str::to_string),
             undoes: undoes.map(str::to_string),
             blob: None,
+            span: None,
+            batch: None,
             pending: false,
         }
     }
