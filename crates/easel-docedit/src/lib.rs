@@ -16,6 +16,7 @@ mod edit;
 mod error;
 mod html;
 mod markdown;
+pub mod ops;
 pub mod scan;
 
 pub use document::{Document, Element, Format};

@@ -49,6 +49,15 @@ impl Vault {
         Ok(entries)
     }
 
+    /// The bytes the file had before `entry`'s change (what undo would restore); `None` when
+    /// the change created the file.
+    pub fn ledger_before(&self, entry: &LedgerEntry) -> Result<Option<Vec<u8>>, VaultError> {
+        entry
+            .rev_before
+            .map(|rev| ledger::load_blob(&self.dirs().blobs, entry, rev))
+            .transpose()
+    }
+
     /// Undo recorded changes, recording each undo as actor `cli`. See [`Vault::undo_as`].
     pub fn undo(&self, target: UndoTarget) -> Result<Vec<Undone>, VaultError> {
         self.undo_as(target, "cli")
