@@ -149,3 +149,30 @@ fn no_steps_write_nothing() {
     assert!(written.is_empty());
     assert!(!dir.path().join("e.html").exists());
 }
+
+#[test]
+fn purged_blobs_are_gone_and_their_entries_can_no_longer_be_undone() {
+    let (dir, vault) = vault();
+    let ids = three_steps(&vault);
+    // The versions before steps 1 and 2 hold "beta"; the one before step 3 holds "BETA!".
+    let purged = vault
+        .purge_blobs("d.html", |bytes| {
+            String::from_utf8_lossy(bytes).contains("<p>beta</p>")
+        })
+        .unwrap();
+    assert_eq!(purged.blobs_removed, 2);
+    assert_eq!(purged.entries.len(), 2);
+    assert!(purged.entries.contains(&ids[0]) && purged.entries.contains(&ids[1]));
+    for blob in fs::read_dir(dir.path().join(".easel/blobs")).unwrap() {
+        let bytes = fs::read(blob.unwrap().path()).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("<p>beta</p>"));
+    }
+    let err = vault.undo(UndoTarget::Id(ids[0].clone())).unwrap_err();
+    assert_eq!(err.kind().exit_code(), 1, "{err}");
+    // The file is as it was, and the last step still undoes.
+    vault.undo(UndoTarget::Id(ids[2].clone())).unwrap();
+    assert_eq!(
+        text(&vault, "d.html"),
+        "<p>ALPHA</p>\n<p>BETA!</p>\n<p>gamma</p>\n"
+    );
+}
