@@ -16,7 +16,9 @@ mod edit;
 mod error;
 mod html;
 mod markdown;
+mod pattern;
 pub mod scan;
+mod splice;
 
 pub use document::{Document, Element, Format};
 pub use edit::{Applied, Edit, IdsAdded};
