@@ -128,7 +128,7 @@ pub(crate) fn add_comment(h: &Html<'_>, node: usize, comment: &str) -> Result<Ap
             );
         }
         None => s.push(
-            after_name(h, node)..after_name(h, node),
+            before_close(h, node)..before_close(h, node),
             format!(" data-canon-comment=\"{}\"", escape_attr(comment)),
         ),
     }
@@ -175,6 +175,16 @@ pub(crate) fn after_name(h: &Html<'_>, node: usize) -> usize {
         .and_then(|t| t.find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>'))
         .unwrap_or(n.name.len());
     n.tag.start + 1 + len
+}
+
+/// The byte where an attribute goes at the end of the element's start tag (before `>` or `/>`).
+pub(crate) fn before_close(h: &Html<'_>, node: usize) -> usize {
+    let n = &h.tree.nodes[node];
+    let tag = h.text.get(n.tag.clone()).unwrap_or_default();
+    let body = tag.strip_suffix('>').unwrap_or(tag);
+    let body = body.strip_suffix('/').unwrap_or(body);
+    let at = n.tag.start + body.trim_end().len();
+    at.max(after_name(h, node))
 }
 
 /// Applies splices that change one element and reports it.

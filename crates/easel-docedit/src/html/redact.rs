@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use regex::Regex;
 
-use super::edit::after_name;
+use super::edit::before_close;
 use super::text::{self, escape_attr};
 use super::tokens::Kind;
 use super::{Html, ID_ATTR};
@@ -121,6 +121,16 @@ pub(crate) fn redact_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
     let mut s = Splices::new();
     s.push(n.tag.clone(), redacted_tag(h, node, &res));
     let mut budget = et.text.chars().count().min(CAP);
+    // Each text node gets as many █ as it gives characters to the element's text (the spaces
+    // between nodes included), so that the total is the text's length.
+    let mut counts = vec![0usize; et.pieces.len()];
+    for (at, _) in et.text.char_indices() {
+        if let Some(&(piece, _)) = et.origin.get(at)
+            && let Some(c) = counts.get_mut(piece)
+        {
+            *c += 1;
+        }
+    }
     let mut at = n.content.start;
     let mut content = String::new();
     for tok in inside {
@@ -141,9 +151,13 @@ pub(crate) fn redact_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
             }
             Kind::End { .. } => content.push_str(raw),
             Kind::Text { decoded: true } => {
-                let d = text::decode(h.text, t.span.clone(), true);
-                let chars = text::collapse(&d.text).chars().count();
-                if chars == 0 {
+                let chars = et
+                    .pieces
+                    .iter()
+                    .position(|(tok_of, _)| *tok_of == tok)
+                    .and_then(|p| counts.get(p).copied())
+                    .unwrap_or(0);
+                if chars == 0 && raw.trim_ascii().is_empty() {
                     content.push_str(raw);
                 } else {
                     let n = chars.min(budget);
@@ -193,7 +207,7 @@ fn redacted_tag(h: &Html<'_>, node: usize, res: &[Regex]) -> String {
         }
     }
     if !attrs.iter().any(|a| a.name == "data-canon-redacted") {
-        let at = after_name(h, node) - base;
+        let at = before_close(h, node) - base;
         s.push(at..at, " data-canon-redacted=\"\"");
     }
     s.apply(tag, 0..0)

@@ -96,17 +96,7 @@ fn scrub(text: &str, note: &Note, res: &[Regex], except: &Range<usize>, s: &mut 
         let clean = blot(raw, res).unwrap_or_else(|| raw.to_string());
         let decoded = percent_decoded(&htmlize::unescape(clean.as_str()));
         let clean = if res.iter().any(|re| re.is_match(&decoded)) {
-            // Only an encoded form holds it: blot all but the syntax.
-            clean
-                .chars()
-                .map(|c| {
-                    if "[]()<>!-\n\r".contains(c) || c.is_whitespace() {
-                        c
-                    } else {
-                        '█'
-                    }
-                })
-                .collect()
+            mask_encoded(&clean, res)
         } else {
             clean
         };
@@ -114,6 +104,35 @@ fn scrub(text: &str, note: &Note, res: &[Regex], except: &Range<usize>, s: &mut 
             s.push(r, clean);
         }
     }
+}
+
+/// Blots each whitespace-separated word that holds a match only in an encoded form
+/// (`%40`, `&#64;`), keeping brackets and quotes so that links still parse.
+fn mask_encoded(s: &str, res: &[Regex]) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let decoded = percent_decoded(&htmlize::unescape(word.as_str()));
+        if res.iter().any(|re| re.is_match(&decoded)) {
+            out.extend(
+                word.chars()
+                    .map(|c| if "[]()<>\"'".contains(c) { c } else { '█' }),
+            );
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in s.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// The text runs of the note a bulk edit works on, with how to write them back.
