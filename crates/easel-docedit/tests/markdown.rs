@@ -121,6 +121,14 @@ fn delete_removes_the_block_and_its_blank_line() {
         })
         .unwrap();
     assert!(items.text.contains("- one\n- three\n"));
+    // The last item keeps the blank line that parts its list from the next paragraph.
+    let last = doc("- a\n- b\n\nNext\n")
+        .apply(&Edit::DeleteElement {
+            element_id: "b2".into(),
+        })
+        .unwrap();
+    assert_eq!(last.text, "- a\n\nNext\n");
+    assert_eq!(doc(&last.text).elements().len(), 2);
 }
 
 #[test]

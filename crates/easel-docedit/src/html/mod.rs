@@ -12,7 +12,7 @@ pub(crate) mod text;
 mod tokens;
 mod tree;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::document::{Document, Element};
 use crate::edit::{Applied, Edit};
@@ -77,6 +77,8 @@ pub(crate) struct Html<'t> {
     pub tree: Tree,
     /// (element, id) in document order.
     pub ids: Vec<(usize, String)>,
+    /// Element → its index in `ids`.
+    by_node: HashMap<usize, usize>,
 }
 
 impl<'t> Html<'t> {
@@ -107,7 +109,13 @@ impl<'t> Html<'t> {
             }
             ids.push((node, id));
         }
-        Ok(Html { text, tree, ids })
+        let by_node = ids.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
+        Ok(Html {
+            text,
+            tree,
+            ids,
+            by_node,
+        })
     }
 
     /// The element with this id.
@@ -118,7 +126,7 @@ impl<'t> Html<'t> {
     /// The id of the innermost element with an id around `node` (itself included).
     pub fn owner_id(&self, mut node: usize) -> Option<usize> {
         loop {
-            if self.ids.iter().any(|(n, _)| *n == node) {
+            if self.by_node.contains_key(&node) {
                 return Some(node);
             }
             node = self.tree.nodes.get(node)?.parent?;
@@ -126,10 +134,10 @@ impl<'t> Html<'t> {
     }
 
     pub fn id_of(&self, node: usize) -> &str {
-        self.ids
-            .iter()
-            .find(|(n, _)| *n == node)
-            .map_or("", |(_, i)| i)
+        self.by_node
+            .get(&node)
+            .and_then(|&i| self.ids.get(i))
+            .map_or("", |(_, id)| id)
     }
 
     /// The element's text and how to find each of its characters in the source.

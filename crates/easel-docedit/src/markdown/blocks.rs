@@ -63,6 +63,9 @@ pub(crate) struct Note {
 static BLOCK_ID: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"(?:^|\s)\^([A-Za-z0-9][A-Za-z0-9-]*)$").ok());
 static COMMENT: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"(?s)%%.*?%%").ok());
+/// An Obsidian highlight, `==text==`: a reader sees the text.
+static HIGHLIGHT: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"==(\S(?:[^=]*?\S)?)==").ok());
 
 /// The options the notes are read with (GitHub tables, task lists, YAML frontmatter).
 pub(crate) fn options() -> Options {
@@ -266,6 +269,9 @@ pub(crate) fn read(text: &str) -> Note {
         let visible = COMMENT
             .as_ref()
             .map_or(raw.clone(), |re| re.replace_all(&raw, " ").into_owned());
+        let visible = HIGHLIGHT.as_ref().map_or(visible.clone(), |re| {
+            re.replace_all(&visible, "$1").into_owned()
+        });
         let mut t = crate::html::text::collapse(&visible);
         if let Some(re) = BLOCK_ID.as_ref()
             && let Some(c) = re.captures(&t)

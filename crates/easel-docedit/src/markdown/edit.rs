@@ -152,8 +152,15 @@ pub(crate) fn delete_element(text: &str, b: &Block) -> Result<Applied, DocError>
         whole.start
     };
     let mut end = line_end;
-    // And the blank line after it, so that the blocks around it stay apart by one.
-    if let Some(next) = lines::split(text, end..text.len()).first()
+    // And the blank line after it when one comes before it too, so that the blocks around it
+    // stay apart by one (the last item of a list keeps it: it parts the list from what follows).
+    let blank_before = start == 0
+        || text
+            .get(..start.saturating_sub(1))
+            .and_then(|t| t.rsplit('\n').next())
+            .is_some_and(|l| l.trim().is_empty());
+    if blank_before
+        && let Some(next) = lines::split(text, end..text.len()).first()
         && end < text.len()
         && text.get(next.clone()).is_some_and(|l| l.trim().is_empty())
         && next.end < text.len()
