@@ -37,7 +37,7 @@ fn html_doc() -> impl Strategy<Value = String> {
             let text = |ws: &Vec<&str>| {
                 let mut s = sentence(ws);
                 if bold && ws.len() > 1 {
-                    s = format!("<b>{}</b> {}", ws[0], sentence(&ws[1..].to_vec()));
+                    s = format!("<b>{}</b> {}", ws[0], sentence(&ws[1..]));
                 }
                 s.replace("café", "caf&eacute;")
             };
@@ -104,7 +104,7 @@ fn md_doc() -> impl Strategy<Value = String> {
             };
             let text = |ws: &Vec<&str>| {
                 if bold && ws.len() > 1 {
-                    format!("**{}** {}", ws[0], sentence(&ws[1..].to_vec()))
+                    format!("**{}** {}", ws[0], sentence(&ws[1..]))
                 } else {
                     sentence(ws)
                 }
@@ -167,7 +167,7 @@ fn edit(doc: &Document, kind: u8, pick: usize, ws: (&str, &str)) -> Edit {
         5 => Edit::FindAndReplaceAll {
             find: ws.0.to_string(),
             replace: ws.1.to_string(),
-            case_sensitive: pick % 2 == 0,
+            case_sensitive: pick.is_multiple_of(2),
         },
         _ => Edit::RedactAllMatching {
             pattern: ws.0.to_string(),

@@ -109,6 +109,15 @@ pub(crate) fn redact_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
         }
     }
     let inside = h.tree.inside(node);
+    // A link's text names what it points at (a person behind a mailto:): it goes too.
+    for (child, c) in h.tree.nodes.iter().enumerate().skip(node + 1) {
+        if c.tag.start >= n.content.end {
+            break;
+        }
+        if c.name == "a" {
+            with_pieces(&mut found, &h.element_text(child).text);
+        }
+    }
     for tok in inside.clone() {
         if let Some(Kind::Start { attrs, .. }) = h.tree.tokens.get(tok).map(|t| &t.kind) {
             for a in attrs.iter().filter(|a| dropped(&a.name)) {

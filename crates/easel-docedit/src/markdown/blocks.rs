@@ -58,6 +58,8 @@ pub(crate) struct Note {
     pub hidden: Vec<Hidden>,
     /// (source range, text as read, whether it is code) of each run of text.
     pub texts: Vec<(Range<usize>, String, bool)>,
+    /// (whole link, its text) of each link.
+    pub links: Vec<(Range<usize>, String)>,
 }
 
 static BLOCK_ID: LazyLock<Option<Regex>> =
@@ -101,6 +103,7 @@ pub(crate) fn read(text: &str) -> Note {
     let mut in_image = 0usize;
     let mut in_code = false;
     let mut link_texts: Vec<(Range<usize>, Vec<Range<usize>>)> = Vec::new();
+    let mut links = Vec::new();
     for (def_label, def) in parser.reference_definitions().iter() {
         let _ = def_label;
         hidden.push(Hidden {
@@ -192,6 +195,9 @@ pub(crate) fn read(text: &str) -> Note {
                     TagEnd::CodeBlock => in_code = false,
                     TagEnd::Link => {
                         if let Some((whole, inner)) = link_texts.pop() {
+                            let label: Vec<&str> =
+                                inner.iter().filter_map(|r| text.get(r.clone())).collect();
+                            links.push((whole.clone(), label.join(" ")));
                             hidden.extend(
                                 outside(&whole, &inner)
                                     .into_iter()
@@ -297,6 +303,7 @@ pub(crate) fn read(text: &str) -> Note {
         blocks: out,
         hidden,
         texts,
+        links,
     }
 }
 

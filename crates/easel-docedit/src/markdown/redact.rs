@@ -24,6 +24,10 @@ pub(crate) fn redact_element(text: &str, note: &Note, b: &Block) -> Result<Appli
         let raw = text.get(h.range.clone()).unwrap_or_default();
         with_pieces(&mut found, unsyntax(raw));
     }
+    // A link's text names what it points at (a person behind a mailto:): it goes too.
+    for (_, label) in note.links.iter().filter(|(r, _)| within(r, &b.span)) {
+        with_pieces(&mut found, label);
+    }
     let res = scrubbers(&found)?;
     let mut s = Splices::new();
     let mut budget = b.text.chars().count().min(crate::html::redact::CAP);
