@@ -17,7 +17,9 @@ mod error;
 mod html;
 mod markdown;
 pub mod ops;
+mod pattern;
 pub mod scan;
+mod splice;
 
 pub use document::{Document, Element, Format};
 pub use edit::{Applied, Edit, IdsAdded};
