@@ -1,0 +1,142 @@
+//! Dates: ISO, numeric day-month-year (and the US month-day-year), and with an English month
+//! name. Each must be a day that exists: 13/32/2026 is not a date.
+
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+
+use super::{Hit, Kind, bounds};
+
+const MONTH: &str = r"(?i:(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))";
+
+struct Patterns {
+    /// `2026-11-27`, `2026/11/27`
+    iso: Regex,
+    /// `27/11/2026`, `11/27/2026`, `27.11.2026`, `27-11-2026`, `27/11/26`
+    numeric: Regex,
+    /// `27 November 2026`, `27th Nov. 2026`, `27 Nov, 2026`
+    day_month: Regex,
+    /// `November 27, 2026`, `Nov 27 2026`, `Nov. 27th, 2026`
+    month_day: Regex,
+}
+
+static PATTERNS: LazyLock<Option<Patterns>> = LazyLock::new(|| {
+    let ord = r"(?:st|nd|rd|th)?";
+    Some(Patterns {
+        iso: Regex::new(r"(\d{4})([-/])(\d{1,2})[-/](\d{1,2})").ok()?,
+        numeric: Regex::new(r"(\d{1,2})([./-])(\d{1,2})([./-])(\d{4}|\d{2})").ok()?,
+        day_month: Regex::new(&format!(
+            r"(\d{{1,2}}){ord}\.? (?:of )?{MONTH}\.?,? (\d{{4}})"
+        ))
+        .ok()?,
+        month_day: Regex::new(&format!(r"{MONTH}\.? (\d{{1,2}}){ord},? (\d{{4}})")).ok()?,
+    })
+});
+
+/// Every date of `text`.
+pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
+    let Some(p) = PATTERNS.as_ref() else {
+        return;
+    };
+    scan(&p.iso, text, out, |c| {
+        // The same separator twice, a four-digit year first.
+        let sep = c.get(2)?.as_str();
+        let whole = c.get(0)?.as_str();
+        if whole.matches(sep).count() != 2 {
+            return None;
+        }
+        let (y, m, d) = (num(c, 1)?, num(c, 3)?, num(c, 4)?);
+        exists(y, m, d).then_some(())
+    });
+    scan(&p.numeric, text, out, |c| {
+        let (sep, sep2) = (c.get(2)?.as_str(), c.get(4)?.as_str());
+        if sep != sep2 {
+            return None;
+        }
+        let year_text = c.get(5)?.as_str();
+        // Two-digit years only with slashes: `1.2.34` is a version, `27/11/26` a date.
+        if year_text.len() == 2 && sep != "/" {
+            return None;
+        }
+        let (a, b, y) = (num(c, 1)?, num(c, 3)?, num(c, 5)?);
+        let y = if year_text.len() == 2 { 2000 + y } else { y };
+        // Day first everywhere; with slashes the US month first too.
+        (exists(y, b, a) || (sep == "/" && exists(y, a, b))).then_some(())
+    });
+    scan(&p.day_month, text, out, |c| {
+        exists(num(c, 3)?, month(c.get(2)?.as_str())?, num(c, 1)?).then_some(())
+    });
+    scan(&p.month_day, text, out, |c| {
+        exists(num(c, 3)?, month(c.get(1)?.as_str())?, num(c, 2)?).then_some(())
+    });
+}
+
+/// The matches of `re` that `valid` accepts and that stand alone (not inside a longer
+/// number or word); after a refused match the search goes on from its next character.
+fn scan(re: &Regex, text: &str, out: &mut Vec<Hit>, valid: impl Fn(&Captures) -> Option<()>) {
+    let mut from = 0;
+    while let Some(c) = re.captures_at(text, from) {
+        let Some(m) = c.get(0) else {
+            return;
+        };
+        let alone = bounds::digits_may_start(text, m.start())
+            && bounds::word_may_start(text, m.start())
+            && bounds::digits_may_end(text, m.end());
+        if alone && valid(&c).is_some() {
+            out.push(Hit {
+                range: m.range(),
+                kind: Kind::Date,
+            });
+            from = m.end();
+        } else {
+            from = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+}
+
+fn num(c: &Captures, i: usize) -> Option<u32> {
+    c.get(i)?.as_str().parse().ok()
+}
+
+/// The month a name or abbreviation means, 1 to 12.
+fn month(name: &str) -> Option<u32> {
+    let prefix: String = name
+        .chars()
+        .take(3)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let months = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    months
+        .iter()
+        .position(|m| *m == prefix)
+        .and_then(|i| u32::try_from(i + 1).ok())
+}
+
+/// Whether the day exists (30 February does not; 29 February only in a leap year).
+fn exists(year: u32, month: u32, day: u32) -> bool {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day) && (1000..=2999).contains(&year)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_that_do_not_exist() {
+        assert!(exists(2024, 2, 29));
+        assert!(!exists(2026, 2, 29));
+        assert!(!exists(2026, 4, 31));
+        assert!(!exists(2026, 13, 1));
+        assert!(!exists(2026, 1, 0));
+    }
+}
