@@ -10,8 +10,10 @@ use super::{Hit, Kind, bounds};
 // Digit groups joined by one space or dash: the runs a card number can hide in.
 static RUN: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\d+(?:[ -]\d+)*").ok());
 
-/// Every card number of `text`.
-pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
+/// Every card number of `text`. Runs printed like a card (4-4-4-4, 4-6-5, 4-6-4, from a
+/// network's range) that fail the Luhn check go to `misses`: they are not a phone number
+/// either, only numbers.
+pub(super) fn find(text: &str, out: &mut Vec<Hit>, misses: &mut Vec<Hit>) {
     let Some(re) = RUN.as_ref() else {
         return;
     };
@@ -19,13 +21,13 @@ pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
         if m.len() < 13 {
             continue;
         }
-        in_run(text, m.start(), m.as_str(), out);
+        in_run(text, m.start(), m.as_str(), out, misses);
     }
 }
 
 /// The card numbers among the groups of one run: each group may start one, and the longest
 /// valid number starting there wins.
-fn in_run(text: &str, offset: usize, run: &str, out: &mut Vec<Hit>) {
+fn in_run(text: &str, offset: usize, run: &str, out: &mut Vec<Hit>, misses: &mut Vec<Hit>) {
     // (start, end, separator before) of each group, in bytes of `run`.
     let mut groups: Vec<(usize, usize, u8)> = Vec::new();
     let mut start = 0;
@@ -52,25 +54,41 @@ fn in_run(text: &str, offset: usize, run: &str, out: &mut Vec<Hit>) {
     while first < groups.len() {
         // A card has at most five groups (4-4-4-4-3).
         let most = groups.len().min(first + 5);
+        let printed_alone = |last: usize| {
+            let g = &groups[first..=last];
+            let (s, e) = (offset + g[0].0, offset + g[g.len() - 1].1);
+            g.iter().skip(1).all(|x| x.2 == g[1].2)
+                && bounds::digits_may_start(text, s)
+                && bounds::digits_may_end(text, e)
+                && matches!(text[s..].chars().next(), Some('2'..='6'))
+        };
         let found = (first..most).rev().find(|&last| {
             let g = &groups[first..=last];
             let (s, e) = (offset + g[0].0, offset + g[g.len() - 1].1);
-            shaped_like_a_card(g)
-                && g.iter().skip(1).all(|x| x.2 == g[1].2)
-                && bounds::digits_may_start(text, s)
-                && bounds::digits_may_end(text, e)
-                && valid_number(&text[s..e])
+            shaped_like_a_card(g) && printed_alone(last) && valid_number(&text[s..e])
         });
-        match found {
-            Some(last) => {
-                out.push(Hit {
-                    range: offset + groups[first].0..offset + groups[last].1,
-                    kind: Kind::Card,
-                });
-                first = last + 1;
-            }
-            None => first += 1,
-        }
+        let missed = || {
+            (first..most).rev().find(|&last| {
+                let lens: Vec<usize> = groups[first..=last].iter().map(|g| g.1 - g.0).collect();
+                matches!(lens.as_slice(), [4, 4, 4, 4] | [4, 6, 5] | [4, 6, 4])
+                    && printed_alone(last)
+            })
+        };
+        let (target, last) = match found {
+            Some(last) => (&mut *out, last),
+            None => match missed() {
+                Some(last) => (&mut *misses, last),
+                None => {
+                    first += 1;
+                    continue;
+                }
+            },
+        };
+        target.push(Hit {
+            range: offset + groups[first].0..offset + groups[last].1,
+            kind: Kind::Card,
+        });
+        first = last + 1;
     }
 }
 

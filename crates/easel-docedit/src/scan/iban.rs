@@ -26,16 +26,25 @@ const LENGTHS: &[(&str, usize)] = &[
     ("UA", 29), ("VA", 22), ("VG", 24), ("XK", 20), ("YE", 30),
 ];
 
-/// Every IBAN of `text` whose country length and check digits are right.
-pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
+/// Every IBAN of `text` whose country length and check digits are right. The ranges shaped
+/// like an IBAN whose check digits are wrong go to `misses`: they are no phone or card number
+/// either, only the numbers in them.
+pub(super) fn find(text: &str, out: &mut Vec<Hit>, misses: &mut Vec<Hit>) {
     let Some(re) = START.as_ref() else {
         return;
     };
     let mut from = 0;
     while let Some(m) = re.find_at(text, from) {
         match at(text, m.start()) {
-            Some(end) => {
+            Some((end, true)) => {
                 out.push(Hit {
+                    range: m.start()..end,
+                    kind: Kind::Iban,
+                });
+                from = end;
+            }
+            Some((end, false)) => {
+                misses.push(Hit {
                     range: m.start()..end,
                     kind: Kind::Iban,
                 });
@@ -46,8 +55,9 @@ pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
     }
 }
 
-/// The end of the IBAN starting at `start`, if one does.
-fn at(text: &str, start: usize) -> Option<usize> {
+/// The end of the IBAN-shaped text starting at `start`, if one does, and whether its check
+/// digits are right.
+fn at(text: &str, start: usize) -> Option<(usize, bool)> {
     if !bounds::word_may_start(text, start) {
         return None;
     }
@@ -82,7 +92,7 @@ fn at(text: &str, start: usize) -> Option<usize> {
     if !bounds::word_may_end(text, i) {
         return None;
     }
-    valid_check_digits(&chars).then_some(i)
+    Some((i, valid_check_digits(&chars)))
 }
 
 /// The ISO 13616 check: the IBAN with its first four characters moved to the end, letters

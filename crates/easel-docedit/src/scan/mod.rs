@@ -111,14 +111,25 @@ pub struct Hit {
 /// wins (a card number is not also a number), in the order of [`Kind::STRUCTURED`].
 pub fn structured(text: &str) -> Vec<Hit> {
     let mut candidates = Vec::new();
+    // Text shaped like an IBAN or a card that fails its check: no less specific kind (a phone
+    // number in `DE88 3704 0044 0532 0130 00`) may claim its bytes; its numbers stay numbers.
+    let mut misses = Vec::new();
     url::find(text, &mut candidates);
     email::find(text, &mut candidates);
-    iban::find(text, &mut candidates);
-    card::find(text, &mut candidates);
+    iban::find(text, &mut candidates, &mut misses);
+    card::find(text, &mut candidates, &mut misses);
     date::find(text, &mut candidates);
     money::find(text, &mut candidates);
     phone::find(text, &mut candidates);
     number::find(text, &mut candidates);
+    candidates.retain(|h| {
+        h.kind == Kind::Number
+            || !misses.iter().any(|m| {
+                resolve::rank(h.kind) > resolve::rank(m.kind)
+                    && m.range.start < h.range.end
+                    && h.range.start < m.range.end
+            })
+    });
     resolve::keep_most_specific(candidates)
 }
 

@@ -4,7 +4,7 @@ use super::{Hit, Kind};
 
 /// The rank of a kind: lower is more specific. A URL holding an email stays a URL; an IBAN
 /// holding a card-like run of digits stays an IBAN; a date is not also a phone number.
-fn rank(kind: Kind) -> usize {
+pub(super) fn rank(kind: Kind) -> usize {
     Kind::STRUCTURED
         .iter()
         .position(|k| *k == kind)

@@ -144,6 +144,11 @@ fn ibans_with_their_check_digits() {
         let text = format!("IBAN: {iban}.");
         assert_eq!(of(Kind::Iban, &text), [iban], "in {text:?}");
     }
+    // A wrong check digit leaves only the numbers, no phone number inside.
+    assert_eq!(
+        pieces("DE88 3704 0044 0532 0130 00"),
+        ["88", "3704", "0044", "0532", "0130", "00"].map(|n| (Kind::Number, n))
+    );
     // One check digit off; the right digits but Germany's length wrong; spaces out of step.
     for text in [
         "DE88 3704 0044 0532 0130 00",
@@ -169,7 +174,11 @@ fn cards_pass_luhn() {
         let text = format!("Card {card} exp 12/28");
         assert_eq!(of(Kind::Card, &text), [card], "in {text:?}");
     }
-    // A Luhn failure is numbers, not a card.
+    // A Luhn failure is numbers, not a card, and holds no phone number (`0833 5671 3134`).
+    assert_eq!(
+        pieces("4875 0833 5671 3134"),
+        ["4875", "0833", "5671", "3134"].map(|n| (Kind::Number, n))
+    );
     assert_eq!(
         pieces("4111 1111 1111 1112"),
         [
