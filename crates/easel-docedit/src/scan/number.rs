@@ -1,5 +1,5 @@
 //! Every other number: integers, decimals, thousands separators (`1,234.5`, `1.234,5`), a sign
-//! before it, a percent sign after it. A version like `1.2.3` is one number.
+//! (`-`, `−`, `+`) before it, a percent sign after it. A version like `1.2.3` is one number.
 
 use std::sync::LazyLock;
 
@@ -18,9 +18,9 @@ pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
     };
     for m in re.find_iter(text) {
         let mut start = m.start();
-        // A minus sign belongs to the number when nothing is glued to it from before: `-5`,
+        // A sign belongs to the number when nothing is glued to it from before: `-5`, `+7%`,
         // `(−3.2)`, but not the dash of `10-12` or `A-4`.
-        if let Some(c @ ('-' | '−')) = bounds::before(text, start) {
+        if let Some(c @ ('-' | '−' | '+')) = bounds::before(text, start) {
             let sign_at = start - c.len_utf8();
             if !bounds::before(text, sign_at).is_some_and(|p| p.is_alphanumeric()) {
                 start = sign_at;

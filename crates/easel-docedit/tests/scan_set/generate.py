@@ -334,6 +334,38 @@ def near_miss():
     return [("numbers", text)]
 
 
+def distractors():
+    """Numbers in the places prose puts them: times, ranges, codes, sections, signs."""
+    n = lambda v: ("number", v)
+    a, b = R.randint(1, 12), R.randint(10, 59)
+    items = [
+        ["the call starts at ", n(str(a)), ":", n(str(b))],
+        ["see pages ", n(str(a)), "-", n(str(a + R.randint(1, 9)))],
+        ["results for Q", n(str(R.randint(1, 4))), " ", n(str(R.randint(2019, 2027)))],
+        ["on the ", n(str(R.randint(2, 9))), "rd floor"],
+        ["certified to ISO ", n(str(R.choice([9001, 27001, 14001])))],
+        ["a ratio of ", n(f"{R.randint(1, 9)},{R.randint(1, 9)}")],
+        ["room ", n(str(R.randint(1, 99))), "B"],
+        ["raised ", ("money", f"${R.randint(2, 900)}k"), " in seed funding"],
+        ["a fund of ", ("money", f"€{R.randint(1, 9)}.{R.randint(1, 9)}bn")],
+        ["half (", n("1"), "/", n("2"), ") of the budget"],
+        ["extension ", n(str(R.randint(100, 999)))],
+        ["a change of ", n(f"-{R.randint(1, 9)}.{R.randint(1, 9)}"), " points"],
+        ["growth of ", n(f"+{R.randint(1, 30)}%")],
+        ["the years ", n(str(R.randint(1990, 2010))), "–", n(str(R.randint(2011, 2026)))],
+        ["section ", n(f"{R.randint(1, 9)}.{R.randint(1, 9)}.{R.randint(1, 9)}")],
+        ["case ", n(str(R.randint(2019, 2026))), "-", n("00" + digits(4))],
+        ["order ", n("0" + digits(9)), " shipped"],
+        ["about ", n(thousands(R.randint(1000, 99999), ",")), " people"],
+        ["the ", n(str(R.randint(2, 40))), "th anniversary"],
+    ]
+    chosen = R.sample(items, 3)
+    pieces = ["Notes: "]
+    for i, item in enumerate(chosen):
+        pieces += ([", " if i < 2 else " and "] if i else []) + item
+    return pieces + ["."]
+
+
 def letter():
     sender, to = person(), person()
     return [
@@ -418,7 +450,15 @@ def minutes():
     ]
 
 
-TEMPLATES = [letter, invoice, contract, cv, minutes]
+def with_notes(template):
+    def made():
+        blocks = template()
+        return blocks[:-1] + [P(*distractors())] + blocks[-1:]
+    made.__name__ = template.__name__
+    return made
+
+
+TEMPLATES = [with_notes(t) for t in (letter, invoice, contract, cv, minutes)]
 
 
 # ---------------------------------------------------------------- rendering
