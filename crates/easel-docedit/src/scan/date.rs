@@ -1,5 +1,6 @@
-//! Dates: ISO, numeric day-month-year (and the US month-day-year), and with an English month
-//! name. Each must be a day that exists: 13/32/2026 is not a date.
+//! Dates: ISO, numeric day-month-year (and the US month-day-year), and with a month name in
+//! English (also abbreviated), French, German, Spanish, Italian or Dutch. Each must be a day
+//! that exists: 13/32/2026 is not a date.
 
 use std::sync::LazyLock;
 
@@ -7,7 +8,40 @@ use regex::{Captures, Regex};
 
 use super::{Hit, Kind, bounds};
 
-const MONTH: &str = r"(?i:(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))";
+/// Month names and their numbers: English with its abbreviations, then the other languages
+/// whose phone numbers the scanner knows.
+#[rustfmt::skip]
+const MONTHS: &[(&str, u32)] = &[
+    ("january", 1), ("february", 2), ("march", 3), ("april", 4), ("may", 5), ("june", 6),
+    ("july", 7), ("august", 8), ("september", 9), ("october", 10), ("november", 11),
+    ("december", 12),
+    ("jan", 1), ("feb", 2), ("mar", 3), ("apr", 4), ("jun", 6), ("jul", 7), ("aug", 8),
+    ("sep", 9), ("sept", 9), ("oct", 10), ("nov", 11), ("dec", 12),
+    // French
+    ("janvier", 1), ("février", 2), ("mars", 3), ("avril", 4), ("mai", 5), ("juin", 6),
+    ("juillet", 7), ("août", 8), ("septembre", 9), ("octobre", 10), ("novembre", 11),
+    ("décembre", 12),
+    // German
+    ("januar", 1), ("februar", 2), ("märz", 3), ("juni", 6), ("juli", 7), ("oktober", 10),
+    ("dezember", 12),
+    // Spanish
+    ("enero", 1), ("febrero", 2), ("marzo", 3), ("abril", 4), ("mayo", 5), ("junio", 6),
+    ("julio", 7), ("agosto", 8), ("septiembre", 9), ("setiembre", 9), ("octubre", 10),
+    ("noviembre", 11), ("diciembre", 12),
+    // Italian
+    ("gennaio", 1), ("febbraio", 2), ("aprile", 4), ("maggio", 5), ("giugno", 6),
+    ("luglio", 7), ("settembre", 9), ("ottobre", 10), ("dicembre", 12),
+    // Dutch
+    ("januari", 1), ("februari", 2), ("maart", 3), ("mei", 5), ("augustus", 8),
+];
+
+/// The alternation of every month name, longest first so `june` wins over `jun`.
+fn month_pattern() -> String {
+    let mut names: Vec<&str> = MONTHS.iter().map(|(n, _)| *n).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.chars().count()));
+    names.dedup();
+    format!("(?i:({}))", names.join("|"))
+}
 
 struct Patterns {
     /// `2026-11-27`, `2026/11/27`
@@ -21,15 +55,16 @@ struct Patterns {
 }
 
 static PATTERNS: LazyLock<Option<Patterns>> = LazyLock::new(|| {
-    let ord = r"(?:st|nd|rd|th)?";
+    let ord = r"(?:st|nd|rd|th|er)?";
+    let month = month_pattern();
     Some(Patterns {
         iso: Regex::new(r"(\d{4})([-/])(\d{1,2})[-/](\d{1,2})").ok()?,
         numeric: Regex::new(r"(\d{1,2})([./-])(\d{1,2})([./-])(\d{4}|\d{2})").ok()?,
         day_month: Regex::new(&format!(
-            r"(\d{{1,2}}){ord}\.? (?:of )?{MONTH}\.?,? (\d{{4}})"
+            r"(\d{{1,2}}){ord}\.? (?:of |de )?{month}\.?,? (?:de )?(\d{{4}})"
         ))
         .ok()?,
-        month_day: Regex::new(&format!(r"{MONTH}\.? (\d{{1,2}}){ord},? (\d{{4}})")).ok()?,
+        month_day: Regex::new(&format!(r"{month}\.? (\d{{1,2}}){ord},? (\d{{4}})")).ok()?,
     })
 });
 
@@ -79,9 +114,12 @@ fn scan(re: &Regex, text: &str, out: &mut Vec<Hit>, valid: impl Fn(&Captures) ->
         let Some(m) = c.get(0) else {
             return;
         };
+        // `2026-11-27T10:00` is a date and a time.
+        let timed = text[m.end()..].starts_with('T')
+            && bounds::second_after(text, m.end()).is_some_and(|c| c.is_ascii_digit());
         let alone = bounds::digits_may_start(text, m.start())
             && bounds::word_may_start(text, m.start())
-            && bounds::digits_may_end(text, m.end());
+            && (bounds::digits_may_end(text, m.end()) || timed);
         if alone && valid(&c).is_some() {
             out.push(Hit {
                 range: m.range(),
@@ -100,18 +138,8 @@ fn num(c: &Captures, i: usize) -> Option<u32> {
 
 /// The month a name or abbreviation means, 1 to 12.
 fn month(name: &str) -> Option<u32> {
-    let prefix: String = name
-        .chars()
-        .take(3)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let months = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    months
-        .iter()
-        .position(|m| *m == prefix)
-        .and_then(|i| u32::try_from(i + 1).ok())
+    let name = name.to_lowercase();
+    MONTHS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
 }
 
 /// Whether the day exists (30 February does not; 29 February only in a leap year).

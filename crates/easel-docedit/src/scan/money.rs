@@ -12,8 +12,9 @@ const SIGN: &str = r"(?:US\$|A\$|C\$|NZ\$|HK\$|S\$|R\$|[$€£¥₹₩₽₺₪�
 const CODE: &str = r"(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|RUB|BRL|MXN|ZAR|SGD|HKD|KRW|TRY|ILS|AED|SAR|Rs\.?)";
 const WORD: &str =
     r"(?i:dollars?|euros?|pounds?(?: sterling)?|yen|yuan|rupees?|francs?|pesos?|cents?|pence)";
-// Thousands with commas, dots or thin/plain spaces, or none; then decimals.
-const AMOUNT: &str = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?:[ \u{a0}\u{202f}]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)";
+// Thousands with commas (also India's lakh grouping `1,00,000`), dots or thin/plain spaces,
+// or none; then decimals.
+const AMOUNT: &str = r"(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?:[ \u{a0}\u{202f}]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)";
 const SCALE: &str = r"(?:[ \u{a0}]?(?i:k|m|bn|mn|million|billion|thousand|trillion)\b)?";
 
 static MONEY: LazyLock<Option<Regex>> = LazyLock::new(|| {

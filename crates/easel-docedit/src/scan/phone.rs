@@ -25,7 +25,7 @@ struct Patterns {
 
 static PATTERNS: LazyLock<Option<Patterns>> = LazyLock::new(|| {
     let national = [
-        r"(?:1[ .-])?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-])[2-9]\d{2}[ .-]\d{4}",
+        r"(?:1[ .-])?(?:\([2-9]\d{2}\) ?|[2-9]\d{2}[ .-])\d{3}[ .-]\d{4}",
         r"[6789]\d{2} \d{3} \d{3}",
         r"[6789]\d{2} \d{2} \d{2} \d{2}",
         r"[89]\d \d{3} \d{2} \d{2}",
@@ -50,16 +50,27 @@ pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
     let Some(p) = PATTERNS.as_ref() else {
         return;
     };
-    each(&p.international, text, out, international_end);
-    each(&p.trunk, text, out, trunk_end);
+    each(&p.international, text, out, true, international_end);
+    each(&p.trunk, text, out, true, trunk_end);
     for re in &p.national {
-        each(re, text, out, |s| Some(s.len()));
+        // `700 000 000` is a round number, not a phone number.
+        each(re, text, out, false, |s| {
+            let tail: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).rev().take(6).collect();
+            (tail.iter().any(|&d| d != b'0')).then_some(s.len())
+        });
     }
 }
 
-/// The matches of `re` that `accept` keeps (it gives the length kept, to drop trailing
-/// groups that were not part of the number), standing alone in the text.
-fn each(re: &Regex, text: &str, out: &mut Vec<Hit>, accept: impl Fn(&str) -> Option<usize>) {
+/// The matches of `re` that `accept` keeps, standing alone in the text. With `trim`, trailing
+/// groups are dropped until what is left is accepted (`+44 20 7946 0958 12 times`); a fixed
+/// national shape is all or nothing.
+fn each(
+    re: &Regex,
+    text: &str,
+    out: &mut Vec<Hit>,
+    trim: bool,
+    accept: impl Fn(&str) -> Option<usize>,
+) {
     let mut from = 0;
     while let Some(m) = re.find_at(text, from) {
         let start = m.start();
@@ -82,7 +93,7 @@ fn each(re: &Regex, text: &str, out: &mut Vec<Hit>, accept: impl Fn(&str) -> Opt
                     break;
                 }
                 match s.rfind([' ', '.', '-', '/']) {
-                    Some(cut) if cut > 0 => s = &s[..cut],
+                    Some(cut) if cut > 0 && trim => s = &s[..cut],
                     _ => break,
                 }
             }

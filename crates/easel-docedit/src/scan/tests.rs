@@ -287,3 +287,40 @@ fn kinds_take_their_place_in_a_sentence() {
         ]
     );
 }
+
+#[test]
+fn dates_in_other_languages_and_with_a_time() {
+    for date in [
+        "1 janvier 2026",
+        "1er janvier 2026",
+        "3. März 2026",
+        "1 de enero de 2026",
+        "12 dicembre 2026",
+        "5 mei 2026",
+    ] {
+        let text = format!("Le {date}.");
+        assert_eq!(of(Kind::Date, &text), [date], "in {text:?}");
+    }
+    assert_eq!(of(Kind::Date, "at 2026-11-27T10:00:00Z"), ["2026-11-27"]);
+}
+
+#[test]
+fn round_numbers_are_not_phone_numbers() {
+    assert_eq!(
+        pieces("from 700 000 000 to (555) 123-4567"),
+        [
+            (Kind::Number, "700"),
+            (Kind::Number, "000"),
+            (Kind::Number, "000"),
+            (Kind::Phone, "(555) 123-4567")
+        ]
+    );
+}
+
+#[test]
+fn lakh_amounts() {
+    assert_eq!(
+        of(Kind::Money, "paid ₹1,00,000.50 in cash"),
+        ["₹1,00,000.50"]
+    );
+}
