@@ -144,7 +144,7 @@ fn month(name: &str) -> Option<u32> {
 
 /// Whether the day exists (30 February does not; 29 February only in a leap year).
 fn exists(year: u32, month: u32, day: u32) -> bool {
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     let days = match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,

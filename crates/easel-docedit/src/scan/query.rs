@@ -117,7 +117,7 @@ fn quoted(q: &str) -> Option<&str> {
             .filter(|&(i, c)| c == open && (i == 0 || q[..i].ends_with(char::is_whitespace)));
         for (start, _) in starts {
             let inner = start + open.len_utf8();
-            let ends = q[inner..].char_indices().filter(|&(i, c)| {
+            let mut ends = q[inner..].char_indices().filter(|&(i, c)| {
                 let after = inner + i + c.len_utf8();
                 c == close
                     && i > 0
@@ -126,7 +126,7 @@ fn quoted(q: &str) -> Option<&str> {
                         .next()
                         .is_none_or(|n| !n.is_alphanumeric())
             });
-            if let Some((len, _)) = ends.last() {
+            if let Some((len, _)) = ends.next_back() {
                 return Some(&q[inner..inner + len]);
             }
         }
