@@ -15,12 +15,12 @@ const WORD: &str =
 // Thousands with commas (also India's lakh grouping `1,00,000`), dots or thin/plain spaces,
 // or none; then decimals.
 const AMOUNT: &str = r"(?:\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{1,3}(?:[ \u{a0}\u{202f}]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?)";
-const SCALE: &str = r"(?:[ \u{a0}]?(?i:k|m|bn|mn|million|billion|thousand|trillion)\b)?";
+const SCALE: &str = r"(?:[ \u{a0}]?(?i:k|m|bn|mn|million|billion|thousand|trillion)(?-u:\b))?";
 
 static MONEY: LazyLock<Option<Regex>> = LazyLock::new(|| {
     let sp = r"[ \u{a0}\u{202f}]?";
     let before = format!(r"[-−]?(?:{SIGN}|{CODE}){sp}[-−]?{AMOUNT}{SCALE}");
-    let after = format!(r"[-−]?{AMOUNT}{SCALE}{sp}(?:{SIGN}|{CODE}\b|{WORD}\b)");
+    let after = format!(r"[-−]?{AMOUNT}{SCALE}{sp}(?:{SIGN}|{CODE}(?-u:\b)|{WORD}(?-u:\b))");
     Regex::new(&format!("{before}|{after}")).ok()
 });
 
