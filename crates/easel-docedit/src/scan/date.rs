@@ -136,8 +136,12 @@ fn num(c: &Captures, i: usize) -> Option<u32> {
     c.get(i)?.as_str().parse().ok()
 }
 
-/// The month a name or abbreviation means, 1 to 12.
+/// The month a name or abbreviation means, 1 to 12. English `may` must be capitalised: in
+/// lower case it is the verb (`in may 12 2026 cases`).
 fn month(name: &str) -> Option<u32> {
+    if name == "may" {
+        return None;
+    }
     let name = name.to_lowercase();
     MONTHS.iter().find(|(n, _)| *n == name).map(|(_, m)| *m)
 }

@@ -34,7 +34,7 @@ static PATTERNS: LazyLock<Option<Patterns>> = LazyLock::new(|| {
     ];
     Some(Patterns {
         international: Regex::new(
-            r"(?:\+|00)[1-9]\d{0,2}(?:[ .-]?\(0\))?(?:[ .-]?\(\d{1,5}\))?(?:[ .-]?\d{1,6})+",
+            r"(?:\(\+[1-9]\d{0,2}\)|(?:\+|00)[1-9]\d{0,2})(?:[ .-]?\(0\))?(?:[ .-]?\(\d{1,5}\))?(?:[ .-]?\d{1,6})+",
         )
         .ok()?,
         trunk: Regex::new(r"(?:\(0\d{1,4}\) ?|0\d{1,4}[ ./-])\d{2,8}(?:[ .-]\d{2,8}){0,4}").ok()?,
@@ -53,11 +53,7 @@ pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
     each(&p.international, text, out, true, international_end);
     each(&p.trunk, text, out, true, trunk_end);
     for re in &p.national {
-        // `700 000 000` is a round number, not a phone number.
-        each(re, text, out, false, |s| {
-            let tail: Vec<u8> = s.bytes().filter(u8::is_ascii_digit).rev().take(6).collect();
-            (tail.iter().any(|&d| d != b'0')).then_some(s.len())
-        });
+        each(re, text, out, false, |s| Some(s.len()));
     }
 }
 
@@ -81,7 +77,7 @@ fn each(
             bounds::digits_may_start(text, start)
         };
         let mut kept = None;
-        if begins_alone {
+        if begins_alone && !round(m.as_str()) {
             // Drop trailing groups until the number stands alone and is valid.
             let mut s = m.as_str();
             loop {
@@ -133,7 +129,10 @@ fn national_length(code: u32) -> Option<std::ops::RangeInclusive<usize>> {
 
 /// The whole candidate's length when it is an international number.
 fn international_end(s: &str) -> Option<usize> {
-    let body = s.strip_prefix('+').or_else(|| s.strip_prefix("00"))?;
+    let body = s
+        .strip_prefix("(+")
+        .or_else(|| s.strip_prefix('+'))
+        .or_else(|| s.strip_prefix("00"))?;
     // `00` needs a separator after the code: `0044 20 …`, never `0044207946…`.
     let digits: String = body
         .replace("(0)", "")
@@ -186,7 +185,21 @@ fn trunk_end(s: &str) -> Option<usize> {
     if s.matches('/').count() > 1 {
         return None;
     }
+    // Pairs after the trunk prefix are the French plan: exactly five pairs.
+    let groups: Vec<&str> = s.split([' ', '-']).collect();
+    if groups.len() > 2 && groups[1..].iter().all(|g| g.len() == 2) && digits != 10 {
+        return None;
+    }
     Some(s.len())
+}
+
+/// Whether the last six digits are all zeros: `0000 0000 0000` and `700 000 000` are numbers.
+fn round(s: &str) -> bool {
+    s.bytes()
+        .rev()
+        .filter(u8::is_ascii_digit)
+        .take(6)
+        .all(|d| d == b'0')
 }
 
 #[cfg(test)]

@@ -324,3 +324,18 @@ fn lakh_amounts() {
         ["₹1,00,000.50"]
     );
 }
+
+#[test]
+fn phone_shapes_that_are_numbers() {
+    assert_eq!(
+        of(Kind::Phone, "tracking 9400 1000 0000 0000 0000 00"),
+        Vec::<&str>::new()
+    );
+    // French pairs are five; a sixth is not part of the number.
+    assert_eq!(of(Kind::Phone, "ref 06 12 34 56 78 90"), ["06 12 34 56 78"]);
+    assert_eq!(
+        of(Kind::Phone, "or (+44) 20 7946 0958 today"),
+        ["(+44) 20 7946 0958"]
+    );
+    assert!(of(Kind::Date, "in may 12 2026 cases").is_empty());
+}
