@@ -50,23 +50,19 @@ pub(super) fn find(text: &str, out: &mut Vec<Hit>) {
     let Some(p) = PATTERNS.as_ref() else {
         return;
     };
-    each(&p.international, text, out, true, international_end);
-    each(&p.trunk, text, out, true, trunk_end);
+    each(&p.international, text, out, true, |s| {
+        international(s).is_some()
+    });
+    each(&p.trunk, text, out, true, |s| trunk(s).is_some());
     for re in &p.national {
-        each(re, text, out, false, |s| Some(s.len()));
+        each(re, text, out, false, |_| true);
     }
 }
 
 /// The matches of `re` that `accept` keeps, standing alone in the text. With `trim`, trailing
 /// groups are dropped until what is left is accepted (`+44 20 7946 0958 12 times`); a fixed
 /// national shape is all or nothing.
-fn each(
-    re: &Regex,
-    text: &str,
-    out: &mut Vec<Hit>,
-    trim: bool,
-    accept: impl Fn(&str) -> Option<usize>,
-) {
+fn each(re: &Regex, text: &str, out: &mut Vec<Hit>, trim: bool, accept: impl Fn(&str) -> bool) {
     let mut from = 0;
     while let Some(m) = re.find_at(text, from) {
         let start = m.start();
@@ -81,11 +77,8 @@ fn each(
             // Drop trailing groups until the number stands alone and is valid.
             let mut s = m.as_str();
             loop {
-                if bounds::digits_may_end(text, start + s.len())
-                    && let Some(len) = accept(s)
-                    && len == s.len()
-                {
-                    kept = Some(start + len);
+                if bounds::digits_may_end(text, start + s.len()) && accept(s) {
+                    kept = Some(start + s.len());
                     break;
                 }
                 match s.rfind([' ', '.', '-', '/']) {
@@ -127,8 +120,9 @@ fn national_length(code: u32) -> Option<std::ops::RangeInclusive<usize>> {
     })
 }
 
-/// The whole candidate's length when it is an international number.
-fn international_end(s: &str) -> Option<usize> {
+/// Whether the candidate is an international number: a country code of the plan, and as many
+/// digits after it as that country's numbers have.
+fn international(s: &str) -> Option<()> {
     let body = s
         .strip_prefix("(+")
         .or_else(|| s.strip_prefix('+'))
@@ -152,7 +146,7 @@ fn international_end(s: &str) -> Option<usize> {
         Some(range) => range.contains(&national),
         None => (6..=12).contains(&national),
     };
-    (fits && digits.len() <= 15).then_some(s.len())
+    (fits && digits.len() <= 15).then_some(())
 }
 
 /// How many of the leading digits are the country code.
@@ -169,9 +163,9 @@ fn code_length(digits: &str) -> Option<usize> {
     (digits.len() > 3).then_some(3)
 }
 
-/// The whole candidate's length when it is a national number with a trunk 0: 9 to 12
+/// Whether the candidate is a national number with a trunk 0: 9 to 12
 /// digits; dots only in the French pairs `01.23.45.67.89`; a slash only after the area code.
-fn trunk_end(s: &str) -> Option<usize> {
+fn trunk(s: &str) -> Option<()> {
     let digits = bounds::digit_count(s);
     if !(9..=12).contains(&digits) {
         return None;
@@ -190,7 +184,7 @@ fn trunk_end(s: &str) -> Option<usize> {
     if groups.len() > 2 && groups[1..].iter().all(|g| g.len() == 2) && digits != 10 {
         return None;
     }
-    Some(s.len())
+    Some(())
 }
 
 /// Whether the last six digits are all zeros: `0000 0000 0000` and `700 000 000` are numbers.
