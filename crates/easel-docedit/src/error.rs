@@ -98,7 +98,8 @@ impl Diagnose for DocError {
             DocError::Invalid { hint, .. } => hint.clone(),
             DocError::NoMatch { .. } => "run `doc_scan` to see what the document holds".into(),
             DocError::Pdf { .. } => {
-                "check that the PDF opens in a viewer and holds text (a scanned image has none)".into()
+                "check that the PDF opens in a viewer and holds text (a scanned image has none)"
+                    .into()
             }
         }
     }

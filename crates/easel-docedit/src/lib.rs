@@ -16,9 +16,11 @@ mod edit;
 mod error;
 mod html;
 mod markdown;
+mod pdf;
 pub mod scan;
 
 pub use document::{Document, Element, Format};
 pub use edit::{Applied, Edit, IdsAdded};
 pub use error::DocError;
 pub use html::add_ids;
+pub use pdf::{PdfHtml, pdf_to_html};
