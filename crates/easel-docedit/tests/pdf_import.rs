@@ -1,5 +1,6 @@
 //! `pdf_to_html` on PDFs made by `tests/pdf/make_pdfs.py` (reportlab), and on bad input.
 
+#![cfg(feature = "pdf")]
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashSet;
