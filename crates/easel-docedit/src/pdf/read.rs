@@ -74,11 +74,11 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
         pages.push(blocks);
     }
     if unreadable == page_numbers.len() {
-        return Err(pdf_error(format!(
-            "none of its {} pages could be read ({})",
-            page_numbers.len(),
-            warnings.first().map_or("", String::as_str)
-        )));
+        let first = warnings.first().map_or("", String::as_str);
+        return Err(pdf_error(match page_numbers.len() {
+            1 => format!("its only page could not be read: {first}"),
+            n => format!("none of its {n} pages could be read: {first}, …"),
+        }));
     }
     Ok(Pages { pages, warnings })
 }
