@@ -12,6 +12,7 @@ use regex::Regex;
 const LETTER: &[u8] = include_bytes!("pdf/letter.pdf");
 const TWO_COLUMNS: &[u8] = include_bytes!("pdf/two-columns.pdf");
 const ENCRYPTED: &[u8] = include_bytes!("pdf/encrypted.pdf");
+const UNICODE: &[u8] = include_bytes!("pdf/unicode.pdf");
 
 fn import(bytes: &[u8]) -> PdfHtml {
     match pdf_to_html(bytes, "Letter") {
@@ -166,6 +167,30 @@ fn two_columns_are_read_column_by_column() {
         ]
     );
     assert!(doc.warnings.is_empty());
+}
+
+#[test]
+fn an_embedded_truetype_font_with_justified_text_reads_as_unicode() {
+    let doc = import(UNICODE);
+    let got: Vec<(String, String)> = elements(&doc.html)
+        .into_iter()
+        .map(|e| (e.1, e.3))
+        .collect();
+    let want = [
+        ("h1", "Überweisung an die Bäckerei"),
+        (
+            "p",
+            "Die Rechnung über 1.250,00 € für die Lieferung vom 3. März ist fällig. Bitte \
+             überweisen Sie den Betrag innerhalb von vierzehn Tagen auf das unten genannte Konto; \
+             bei Rückfragen erreichen Sie Frau Öztürk unter oezturk@example.de.",
+        ),
+        ("p", "Mit freundlichen Grüßen, Ihr Team «Café Zoë»."),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(t, x)| (t.to_string(), x.to_string()))
+        .collect();
+    assert_eq!(got, want);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes the small PDFs that tests/pdf_import.rs reads, and larger ones for the benchmark.
 
-    pip install reportlab==5.1.0
+    pip install reportlab==5.1.0 fpdf2==2.8.9   # and fonts-dejavu-core for unicode.pdf
     python3 crates/easel-docedit/tests/pdf/make_pdfs.py            # the committed test PDFs
     python3 crates/easel-docedit/tests/pdf/make_pdfs.py --bench DIR  # bench-10.pdf, bench-100.pdf
 
@@ -106,6 +106,36 @@ def encrypted(path):
     c.save()
 
 
+def unicode_fpdf2(path):
+    """Another producer: fpdf2 embeds a TrueType subset (a CID font with a ToUnicode map), sets
+    justified text with word spacing and wraps lines itself."""
+    import datetime
+
+    from fpdf import FPDF
+
+    fonts = "/usr/share/fonts/truetype/dejavu/"
+    pdf = FPDF(format="A4")
+    pdf.set_creation_date(datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc))
+    pdf.add_font("DejaVu", "", fonts + "DejaVuSans.ttf")
+    pdf.add_font("DejaVu", "B", fonts + "DejaVuSans-Bold.ttf")
+    pdf.add_page()
+    pdf.set_font("DejaVu", "B", 18)
+    pdf.cell(0, 12, "Überweisung an die Bäckerei", new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(4)
+    pdf.set_font("DejaVu", "", 11)
+    pdf.multi_cell(
+        0,
+        6,
+        "Die Rechnung über 1.250,00 € für die Lieferung vom 3. März ist fällig. Bitte überweisen "
+        "Sie den Betrag innerhalb von vierzehn Tagen auf das unten genannte Konto; bei Rückfragen "
+        "erreichen Sie Frau Öztürk unter oezturk@example.de.",
+        align="J",
+    )
+    pdf.ln(6)
+    pdf.multi_cell(0, 6, "Mit freundlichen Grüßen, Ihr Team «Café Zoë».", align="L")
+    pdf.output(path)
+
+
 LOREM = (
     "The parties agree that the tenant shall keep the premises in good repair and shall not",
     "make any structural alteration without the prior written consent of the landlord, which",
@@ -135,6 +165,7 @@ def main():
     letter(os.path.join(HERE, "letter.pdf"))
     two_columns(os.path.join(HERE, "two-columns.pdf"))
     encrypted(os.path.join(HERE, "encrypted.pdf"))
+    unicode_fpdf2(os.path.join(HERE, "unicode.pdf"))
 
 
 if __name__ == "__main__":
