@@ -52,6 +52,11 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
                     warnings.push(format!(
                         "page {shown} holds no text: is it a scanned image?"
                     ));
+                } else if looks_garbled(&blocks) {
+                    warnings.push(format!(
+                        "page {shown}'s text looks garbled: its fonts may have no map to \
+                         Unicode; check the HTML against the PDF"
+                    ));
                 }
                 blocks
             }
@@ -81,6 +86,23 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
         }));
     }
     Ok(Pages { pages, warnings })
+}
+
+/// Text where many characters are U+FFFD or private-use code points: what a font without a
+/// Unicode map gives. Such a page is kept, since some of it may still read.
+fn looks_garbled(blocks: &[Block]) -> bool {
+    let (mut all, mut bad) = (0usize, 0usize);
+    for c in blocks.iter().flat_map(|b| b.text.chars()) {
+        if c.is_whitespace() {
+            continue;
+        }
+        all += 1;
+        let private = matches!(u32::from(c), 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
+        if c == char::REPLACEMENT_CHARACTER || private {
+            bad += 1;
+        }
+    }
+    bad * 4 > all
 }
 
 /// PDF readers accept up to 1 KiB of junk before the header, and so do we.
@@ -158,5 +180,35 @@ impl OutputDev for Collector {
 
     fn end_line(&mut self) -> Result<(), OutputError> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(text: &str) -> Block {
+        Block {
+            text: text.into(),
+            size: 10.0,
+            chars: text.chars().count(),
+        }
+    }
+
+    #[test]
+    fn private_use_and_replacement_characters_make_a_page_look_garbled() {
+        assert!(looks_garbled(&[block("\u{e001}\u{e002}\u{e003} ab")]));
+        assert!(looks_garbled(&[block("ab \u{fffd}\u{fffd}")]));
+        assert!(!looks_garbled(&[block(
+            "Überweisung \u{fffd} an die Bäckerei"
+        )]));
+    }
+
+    #[test]
+    fn junk_before_the_header_is_allowed_but_not_too_much() {
+        assert!(has_header_near_start(b"\r\n%PDF-1.4"));
+        let mut far = vec![b' '; 2000];
+        far.extend_from_slice(b"%PDF-1.4");
+        assert!(!has_header_near_start(&far));
     }
 }
