@@ -60,6 +60,8 @@ fuzz:
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run script_params -- -max_total_time=$(FUZZ_SECONDS)
 	mkdir -p fuzz/corpus/doc_scan && cp fuzz/seeds/doc_scan/* fuzz/corpus/doc_scan/
 	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run doc_scan -- -max_total_time=$(FUZZ_SECONDS)
+	mkdir -p fuzz/corpus/pdf_import && cp fuzz/seeds/pdf_import/* fuzz/corpus/pdf_import/
+	cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run pdf_import -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048
 
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:

@@ -18,6 +18,7 @@ mod html;
 mod markdown;
 pub mod ops;
 mod pattern;
+mod pdf;
 pub mod scan;
 mod splice;
 
@@ -25,3 +26,4 @@ pub use document::{Document, Element, Format};
 pub use edit::{Applied, Edit, IdsAdded};
 pub use error::DocError;
 pub use html::add_ids;
+pub use pdf::{PdfHtml, pdf_to_html};
