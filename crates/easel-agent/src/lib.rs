@@ -10,6 +10,7 @@
 mod agent;
 mod approval;
 mod command;
+pub mod doc_agent;
 mod error;
 mod events;
 pub mod load;

@@ -40,6 +40,10 @@ pub enum Command {
     /// Agents: the agent files of the vault (Easel's, Claude Code's, VS Code's, OpenCode's).
     #[command(subcommand)]
     Agent(AgentCmd),
+    /// Documents: atomic, reviewable edits of HTML documents and Markdown notes, with true
+    /// redaction; an agent that proposes them from an instruction.
+    #[command(subcommand)]
+    Doc(DocCmd),
     /// Show the recent changes Easel made to the vault.
     Ledger {
         /// How many entries to show, newest first.
@@ -383,6 +387,82 @@ pub enum AgentCmd {
         /// Also allow every later call of the run without asking.
         #[arg(long)]
         yes: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DocCmd {
+    /// Give every text block of an HTML document a stable data-canon-id, changing no other byte.
+    Ids {
+        /// The HTML file, relative to the vault.
+        file: String,
+    },
+    /// List a document's elements: id, tag and text.
+    Show {
+        /// The .html, .htm or .md file, relative to the vault.
+        file: String,
+    },
+    /// Find the elements a query concerns: "emails", "phone numbers", "all numbers", "\"a
+    /// literal\"", "/a regex/", or a description the model judges.
+    Scan {
+        /// The document, relative to the vault.
+        file: String,
+        /// What to look for.
+        query: String,
+        /// provider:model for queries that patterns cannot answer.
+        #[arg(long, short)]
+        model: Option<String>,
+    },
+    /// Ask the document agent to edit by instruction; prints the proposed operations and
+    /// changes nothing unless --yes.
+    Edit {
+        /// The document, relative to the vault.
+        file: String,
+        /// What to do, e.g. "redact every phone number".
+        instruction: String,
+        /// The selected element's id ("this" in the instruction).
+        #[arg(long, value_name = "ID")]
+        select: Option<String>,
+        /// provider:model (default: the configured model).
+        #[arg(long, short)]
+        model: Option<String>,
+        /// Apply the proposal at once.
+        #[arg(long, conflicts_with = "dry_run")]
+        yes: bool,
+        /// Only propose (the default; kept for symmetry with 'easel agent run').
+        #[arg(long)]
+        dry_run: bool,
+        /// At most this many model calls (default 10).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        max_turns: Option<u32>,
+    },
+    /// Apply a list of operations (a proposal of 'easel doc edit', or a JSON array), all or
+    /// nothing against the rev it was made for.
+    Apply {
+        /// The document, relative to the vault.
+        file: String,
+        /// The operations: a JSON file, or '-' for standard input.
+        #[arg(long, value_name = "FILE|-")]
+        ops: String,
+        /// Apply only if the document still has this rev (default: the proposal's rev).
+        #[arg(long)]
+        rev: Option<String>,
+    },
+    /// Delete the saved versions that still hold redacted text (their undo becomes impossible).
+    Finalize {
+        /// The document, relative to the vault.
+        file: String,
+    },
+    /// Make an editable HTML document from a PDF: one section per page, ids on paragraphs.
+    Import {
+        /// The PDF, relative to the vault.
+        file: String,
+        /// Where to write the HTML (default: the PDF's path with .html).
+        #[arg(long, value_name = "PATH")]
+        out: Option<String>,
+        /// Replace an existing HTML file.
+        #[arg(long)]
+        force: bool,
     },
 }
 

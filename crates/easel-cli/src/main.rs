@@ -62,6 +62,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Thread(t) => cmd::thread::run(&vault, &out, t),
         Command::Llm(l) => cmd::llm::run(&vault, &out, l),
         Command::Agent(a) => cmd::agent::run(&vault, &registry::build(), &out, a),
+        Command::Doc(d) => cmd::doc::run(&vault, &out, d),
         Command::Ledger { limit } => cmd::ledger::list(&vault, &out, limit),
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
         Command::Code(c) => cmd::code::run(&out, c),

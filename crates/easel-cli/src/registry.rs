@@ -8,6 +8,8 @@ use std::sync::Arc;
 pub fn build() -> Registry {
     let models = Arc::new(easel_llm::ops::Models::default());
     let mut registry = build_for_agents(models.clone());
+    // The document agent runs an agent of its own: not a tool for other agents.
+    registry.register(easel_agent::doc_agent::DocEdit::new(models.clone()));
     // Agents get every operation above, but not these two: an agent reaches other agents
     // through its handoffs and agents as tools, bounded by its own permissions.
     easel_agent::register_run_ops(
@@ -32,7 +34,8 @@ pub fn build_for_agents(models: Arc<easel_llm::ops::Models>) -> Registry {
     registry
         .register(easel_llm::ops::LlmList::new(models.clone()))
         .register(easel_llm::ops::LlmAsk::new(models.clone()));
-    easel_thread::register(&mut registry, models);
+    easel_thread::register(&mut registry, models.clone());
+    easel_docedit::ops::register(&mut registry, models);
     registry.register(easel_code::CodeCanvas::default());
     // Last: agent files are read against the names of every operation registered above.
     easel_agent::register_files_ops(&mut registry);

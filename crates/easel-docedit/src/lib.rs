@@ -19,7 +19,9 @@ mod markdown;
 pub mod ops;
 mod pattern;
 mod pdf;
+pub mod proposal;
 pub mod scan;
+pub mod semantic;
 mod splice;
 
 pub use document::{Document, Element, Format};

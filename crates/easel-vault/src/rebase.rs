@@ -34,6 +34,18 @@ fn diff(before: &[u8], after: &[u8]) -> Diff {
     }
 }
 
+/// A later step that touched the guarded bytes: where its new bytes start, and what it
+/// replaced with what.
+struct Pending {
+    step: usize,
+    at: usize,
+    before: Vec<u8>,
+    after: Vec<u8>,
+    /// The change's own bytes and the guard as they were before the step.
+    hunk: Range<usize>,
+    guard: Range<usize>,
+}
+
 /// Why a change could not be taken back alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Blocked {
@@ -61,21 +73,73 @@ pub(crate) fn revert(versions: &[&[u8]], span: Range<usize>) -> Result<Vec<u8>, 
     }
     let mut hunk = own.start..own.end_after;
     let mut guard = span.start.min(hunk.start)..span.end.max(hunk.end);
+    let guarded = guard.clone();
+    // Later steps that touched the guard, waiting to be taken back by an exact inverse (an
+    // undo of that step): a change made and undone since leaves the element as it was.
+    let mut pending: Vec<Pending> = Vec::new();
     for (step, pair) in versions[1..].windows(2).enumerate() {
         let d = diff(pair[0], pair[1]);
         if d.start == d.end_before && d.start == d.end_after {
             // A step that changed no byte (a rewrite with the same content).
             continue;
         }
-        // Touching counts: an insertion right at the element's edge is about that element.
+        let removed = &pair[0][d.start..d.end_before];
+        let added = &pair[1][d.start..d.end_after];
+        // Positions after the changed bytes move with them; positions before stay.
+        let moved = |at: usize| {
+            if at >= d.end_before {
+                at - d.end_before + d.end_after
+            } else {
+                at
+            }
+        };
+        let shift = |r: &Range<usize>| moved(r.start)..moved(r.end).max(moved(r.start));
+        if let Some(i) = pending.iter().position(|p| {
+            p.at == d.start && p.after.as_slice() == removed && p.before.as_slice() == added
+        }) {
+            // The exact inverse: the bytes are as before that step, and so are the positions.
+            let p = pending.remove(i);
+            hunk = p.hunk;
+            guard = p.guard;
+            for q in &mut pending {
+                q.hunk = shift(&q.hunk);
+                q.guard = shift(&q.guard);
+            }
+            continue;
+        }
         if d.start <= guard.end && guard.start <= d.end_before {
-            return Err(Blocked::Touched(step));
+            // Touching counts: an insertion right at the element's edge is about that element.
+            pending.push(Pending {
+                step,
+                at: d.start,
+                before: removed.to_vec(),
+                after: added.to_vec(),
+                hunk: hunk.clone(),
+                guard: guard.clone(),
+            });
+            // Until its inverse comes, the guard covers what the step wrote.
+            let start = guard.start.min(d.start);
+            let end = moved(guard.end.max(d.end_before));
+            guard = start..end.max(start);
+            continue;
         }
-        if d.end_before <= guard.start {
-            let moved = |at: usize| at - d.end_before + d.end_after;
-            hunk = moved(hunk.start)..moved(hunk.end);
-            guard = moved(guard.start)..moved(guard.end);
+        hunk = shift(&hunk);
+        guard = shift(&guard);
+        for p in &mut pending {
+            if p.at >= d.end_before {
+                p.at = moved(p.at);
+            }
+            p.hunk = shift(&p.hunk);
+            p.guard = shift(&p.guard);
         }
+    }
+    if let Some(p) = pending.first() {
+        return Err(Blocked::Touched(p.step));
+    }
+    // Every later step either left the guarded bytes alone or was taken back exactly, so they
+    // must read as the change left them; anything else means the positions were lost.
+    if current.get(guard.clone()) != after.get(guarded) {
+        return Err(Blocked::BadSpan);
     }
     if current.get(hunk.clone()) != after.get(own.start..own.end_after) {
         return Err(Blocked::BadSpan);
@@ -141,6 +205,24 @@ mod tests {
     fn a_span_outside_the_file_is_refused() {
         assert_eq!(revert(&[b"a", b"b"], 0..5), Err(Blocked::BadSpan));
         assert_eq!(revert(&[b"a"], 0..1), Err(Blocked::BadSpan));
+    }
+
+    #[test]
+    fn a_later_change_made_and_undone_since_does_not_block() {
+        let v0 = "<p>one</p>\n<p>two</p>\n<p>three</p>";
+        let v1 = "<p>ONE</p>\n<p>two</p>\n<p>three</p>";
+        let v2 = "<p><mark>ONE</mark></p>\n<p>two</p>\n<p>three</p>";
+        let v3 = "<p><mark>ONE</mark></p>\n<p>two</p>\n<p>3</p>";
+        let v4 = "<p>ONE</p>\n<p>two</p>\n<p>3</p>";
+        let span = span_of(v1, "<p>ONE</p>");
+        let all = [v0, v1, v2, v3, v4].map(str::as_bytes);
+        let out = revert(&all, span.clone()).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "<p>one</p>\n<p>two</p>\n<p>3</p>"
+        );
+        // Not undone: still blocked.
+        assert_eq!(revert(&all[..4], span), Err(Blocked::Touched(0)));
     }
 
     proptest! {

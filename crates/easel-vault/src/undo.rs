@@ -104,7 +104,8 @@ impl Vault {
                 drop(guards);
                 continue;
             }
-            let done = self.undo_locked(&entries, &plan, &resolved, actor)?;
+            let whole_run = matches!(target, UndoTarget::Run(_));
+            let done = self.undo_locked(&entries, &plan, &resolved, actor, whole_run)?;
             drop(guards);
             return Ok(done);
         }
@@ -124,6 +125,7 @@ impl Vault {
         plan: &[LedgerEntry],
         resolved: &[VaultPath],
         actor: &str,
+        whole_run: bool,
     ) -> Result<Vec<Undone>, VaultError> {
         let mut state: BTreeMap<&str, Option<Rev>> = BTreeMap::new();
         for p in resolved {
@@ -131,11 +133,21 @@ impl Vault {
                 state.insert(p.as_str(), self.read_current_rev(p)?);
             }
         }
+        let starts = if whole_run {
+            self.run_starts(entries, plan, &state)?
+        } else {
+            BTreeMap::new()
+        };
         // Versions this undo will have written, per file, for the steps planned after them.
         let mut planned: BTreeMap<&str, Vec<Vec<u8>>> = BTreeMap::new();
         let mut steps = Vec::with_capacity(plan.len());
         for (entry, p) in plan.iter().zip(resolved) {
             let current = state.get(p.as_str()).copied().flatten();
+            if let Some((rev, bytes)) = starts.get(entry.path.as_str()) {
+                state.insert(p.as_str(), Some(*rev));
+                steps.push((entry, p, current, Some(bytes.clone())));
+                continue;
+            }
             if current != entry.rev_after
                 && let Some(span) = entry.span
                 && entry.rev_before.is_some()
@@ -201,6 +213,60 @@ impl Vault {
 }
 
 impl Vault {
+    /// For undoing a whole run: the files whose changes cannot be undone one by one in order
+    /// (another change came between, since taken back) but whose every change since the run's
+    /// first one is the run's own, an undo, or undone: those are put back to their bytes from
+    /// before the run, which is exactly the run taken back.
+    fn run_starts(
+        &self,
+        entries: &[LedgerEntry],
+        plan: &[LedgerEntry],
+        state: &BTreeMap<&str, Option<Rev>>,
+    ) -> Result<BTreeMap<String, (Rev, Vec<u8>)>, VaultError> {
+        let mut out = BTreeMap::new();
+        let paths: HashSet<&str> = plan.iter().map(|e| e.path.as_str()).collect();
+        for path in paths {
+            // Newest first, as the plan is.
+            let mine: Vec<&LedgerEntry> = plan.iter().filter(|e| e.path == path).collect();
+            let mut rev = state.get(path).copied().flatten();
+            let in_order = mine.iter().all(|e| {
+                let ok = rev == e.rev_after;
+                rev = e.rev_before;
+                ok
+            });
+            let Some(newest) = mine.first() else { continue };
+            if in_order {
+                continue;
+            }
+            // The run's first change of the file, undone alone since or not.
+            let run = newest.run.as_deref();
+            let Some(first) = entries
+                .iter()
+                .position(|e| e.path == path && !e.is_undo() && e.run.as_deref() == run)
+            else {
+                continue;
+            };
+            let oldest = &entries[first];
+            // Only the run's own changes, and other changes made and taken back within the
+            // same stretch of the file's history (an undo of an older change is not neutral).
+            let window: Vec<&LedgerEntry> =
+                entries[first..].iter().filter(|e| e.path == path).collect();
+            let ids: HashSet<&str> = window.iter().map(|e| e.id.as_str()).collect();
+            let taken_back: HashSet<&str> =
+                window.iter().filter_map(|e| e.undoes.as_deref()).collect();
+            let only_cancelled = window.iter().all(|e| {
+                e.run.as_deref() == run
+                    || e.undoes.as_deref().is_some_and(|u| ids.contains(u))
+                    || taken_back.contains(e.id.as_str())
+            });
+            if let (true, Some(start)) = (only_cancelled, oldest.rev_before) {
+                let bytes = ledger::load_blob(&self.dirs().blobs, oldest, start)?;
+                out.insert(path.to_string(), (start, bytes));
+            }
+        }
+        Ok(out)
+    }
+
     /// The file `p` with `entry`'s change taken back alone, keeping every later change (and the
     /// versions `planned` earlier steps of this undo will write): read from the blobs of the
     /// later ledger entries of the file, which must form one unbroken chain to its current
@@ -267,7 +333,7 @@ impl Vault {
             },
             rebase::Blocked::BadSpan => refused(
                 entry,
-                "its recorded span no longer matches the file's history",
+                "the later changes around it cannot be followed exactly; undo those first, or the whole run",
             ),
         })
     }

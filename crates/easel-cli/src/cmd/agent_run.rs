@@ -66,7 +66,7 @@ fn interactive() -> bool {
 }
 
 /// Shows one event: a JSON line, or text for people.
-fn show(out: &Output, e: &AgentEvent) {
+pub(crate) fn show(out: &Output, e: &AgentEvent) {
     if out.is_json() {
         if let Ok(line) = serde_json::to_string(e) {
             write_stdout(format_args!("{line}\n"));

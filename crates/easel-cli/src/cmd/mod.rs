@@ -6,6 +6,7 @@ pub mod canvas;
 pub mod code;
 pub mod code_board;
 pub mod diagram;
+pub mod doc;
 pub mod hooks;
 pub mod ledger;
 pub mod llm;

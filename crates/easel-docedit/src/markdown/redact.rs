@@ -97,17 +97,54 @@ fn scrub(text: &str, note: &Note, res: &[Regex], except: &Range<usize>, s: &mut 
         }
         last_end = r.end;
         let raw = text.get(r.clone()).unwrap_or_default();
-        let clean = blot(raw, res).unwrap_or_else(|| raw.to_string());
-        let decoded = percent_decoded(&htmlize::unescape(clean.as_str()));
-        let clean = if res.iter().any(|re| re.is_match(&decoded)) {
-            mask_encoded(&clean, res)
+        let clean = if r.start == 0 && raw.starts_with("---") {
+            frontmatter_values(raw, res)
         } else {
-            clean
+            scrub_part(raw, res)
         };
         if clean != raw {
             s.push(r, clean);
         }
     }
+}
+
+/// One hidden part with every match blotted, also matches only an encoded form shows.
+fn scrub_part(raw: &str, res: &[Regex]) -> String {
+    let clean = blot(raw, res).unwrap_or_else(|| raw.to_string());
+    let decoded = percent_decoded(&htmlize::unescape(clean.as_str()));
+    if res.iter().any(|re| re.is_match(&decoded)) {
+        mask_encoded(&clean, res)
+    } else {
+        clean
+    }
+}
+
+/// The frontmatter with redacted strings blotted in its values only: a key that happens to
+/// equal a redacted word (`title:` after redacting a heading "Title") stays, so the YAML keeps
+/// its meaning.
+fn frontmatter_values(raw: &str, res: &[Regex]) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for line in raw.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let ending = &line[body.len()..];
+        let key_end = body
+            .find(": ")
+            .map(|i| i + 2)
+            .or_else(|| body.ends_with(':').then_some(body.len()))
+            .filter(|&i| !body[..i].trim_start().starts_with('-'));
+        let (key, value) = match key_end {
+            Some(i) => body.split_at(i),
+            None => {
+                // A list item or a continuation: its marker stays.
+                let marker = body.len() - body.trim_start_matches([' ', '-']).len();
+                body.split_at(marker)
+            }
+        };
+        out.push_str(key);
+        out.push_str(&scrub_part(value, res));
+        out.push_str(ending);
+    }
+    out
 }
 
 /// Blots each whitespace-separated word that holds a match only in an encoded form

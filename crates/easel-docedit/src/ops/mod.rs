@@ -7,7 +7,9 @@
 mod apply;
 mod edits;
 mod finalize;
+mod import;
 mod read;
+mod scan;
 
 use std::sync::Arc;
 
@@ -21,13 +23,15 @@ pub use edits::{
     DocRedactElement, DocReplaceText,
 };
 pub use finalize::{DocFinalize, DocFinalizeInput, DocFinalized};
+pub use import::{DocImport, DocImportInput, DocImported};
 pub use read::{DocIds, DocIdsInput, DocIdsOutput, DocShow, DocShowInput, DocShown, ShownElement};
+pub use scan::{DocScan, DocScanInput, DocScanOutput};
 
 use crate::document::{Document, Format};
 use crate::error::DocError;
 
 /// Registers every document operation; `models` answers the semantic scan queries.
-pub fn register(registry: &mut Registry, _models: Arc<Models>) {
+pub fn register(registry: &mut Registry, models: Arc<Models>) {
     registry
         .register(DocShow)
         .register(DocIds)
@@ -39,7 +43,9 @@ pub fn register(registry: &mut Registry, _models: Arc<Models>) {
         .register(DocFindAndReplaceAll)
         .register(DocRedactAllMatching)
         .register(DocApply)
-        .register(DocFinalize);
+        .register(DocScan::new(models))
+        .register(DocFinalize)
+        .register(DocImport);
 }
 
 /// A document error as an operation error.
@@ -75,8 +81,8 @@ pub(crate) fn doc_path(
     Ok((p, format))
 }
 
-/// Reads and parses a document.
-pub(crate) fn read_doc(ctx: &Ctx, path: &str) -> Result<(VaultPath, Document, Rev), OpError> {
+/// Reads and parses a document: its path, the parsed document and its revision.
+pub fn read_doc(ctx: &Ctx, path: &str) -> Result<(VaultPath, Document, Rev), OpError> {
     let (p, format) = doc_path(ctx, path, false)?;
     let (bytes, rev) = ctx.vault().read(&p).map_err(|e| match e.kind() {
         easel_core::ErrorKind::NotFound => missing(&p),
