@@ -353,6 +353,13 @@ fn bad_input_is_a_clear_error() {
     let no_ids = doc("<p>plain</p>");
     assert!(no_ids.elements().is_empty());
     assert!(matches!(no_ids.apply(&redact("a")), Err(DocError::NoIds)));
+    let table = doc("<table data-canon-id=\"t\"><tr><td>x</td></tr></table>");
+    let mark = table
+        .apply(&Edit::AddHighlight {
+            element_id: "t".into(),
+        })
+        .unwrap_err();
+    assert!(mark.hint().contains("one by one"));
     let empty = d.apply(&Edit::AddComment {
         element_id: "a".into(),
         comment: "  ".into(),
