@@ -332,6 +332,20 @@ fn redaction_caps_at_forty_and_keeps_the_structure() {
 }
 
 #[test]
+fn removing_content_touches_the_elements_inside() {
+    let html = "<div data-canon-id=\"d\">Intro<p data-canon-id=\"p\">inner</p></div><p data-canon-id=\"q\">x</p>";
+    let d = doc(html);
+    assert_eq!(d.apply(&redact("d")).unwrap().touched, ["d", "p"]);
+    let del = d
+        .apply(&Edit::DeleteElement {
+            element_id: "d".into(),
+        })
+        .unwrap();
+    assert_eq!(del.touched, ["d", "p"]);
+    assert_eq!(del.text, "<p data-canon-id=\"q\">x</p>");
+}
+
+#[test]
 fn bad_input_is_a_clear_error() {
     let d = doc("<p data-canon-id=\"a\">text</p>");
     let unknown = d.apply(&redact("nope")).unwrap_err();

@@ -121,6 +121,7 @@ fn delete_removes_the_block_and_its_blank_line() {
         })
         .unwrap();
     assert!(items.text.contains("- one\n- three\n"));
+    assert_eq!(items.touched, ["two", "b5"]);
     // The last item keeps the blank line that parts its list from the next paragraph.
     let last = doc("- a\n- b\n\nNext\n")
         .apply(&Edit::DeleteElement {

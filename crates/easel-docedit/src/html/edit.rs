@@ -159,7 +159,7 @@ pub(crate) fn delete_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
     let (text, new_span) = s.apply(h.text, range)?;
     Ok(Applied {
         text,
-        touched: vec![h.id_of(node).to_string()],
+        touched: h.ids_within(node),
         span: new_span.start..new_span.start,
         redacted: Vec::new(),
         summary: h.summary("delete_element", node),

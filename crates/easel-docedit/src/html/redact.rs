@@ -205,7 +205,7 @@ pub(crate) fn redact_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
     let (text, new_span) = s.apply(h.text, span)?;
     Ok(Applied {
         text,
-        touched: vec![h.id_of(node).to_string()],
+        touched: h.ids_within(node),
         span: new_span,
         redacted: found,
         summary: h.summary("redact_element", node),
