@@ -34,6 +34,10 @@ impl Splices {
             .is_some_and(|(&(start, _), &(end, _))| start < range.end && range.start < end)
     }
 
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

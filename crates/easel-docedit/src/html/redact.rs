@@ -201,7 +201,13 @@ pub(crate) fn redact_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
         s.push(n.content.clone(), content);
     }
     let span = n.span();
+    let before = s.len();
     scrub(h, &res, &span, &mut s);
+    tracing::debug!(
+        strings = found.len(),
+        scrubbed = s.len() - before,
+        "redacted element and scrubbed its strings elsewhere"
+    );
     let (text, new_span) = s.apply(h.text, span)?;
     Ok(Applied {
         text,
