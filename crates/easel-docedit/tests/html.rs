@@ -160,6 +160,31 @@ fn replace_text_across_inline_tags_is_refused_clearly() {
 }
 
 #[test]
+fn attributes_go_after_the_last_one_whatever_the_quoting() {
+    let d = doc("<p data-canon-id=a/>one<br><p data-canon-id='b' >two</p>");
+    assert_eq!(d.element("a/").unwrap().text, "one");
+    let a = d
+        .apply(&Edit::AddComment {
+            element_id: "a/".into(),
+            comment: "c".into(),
+        })
+        .unwrap();
+    assert!(
+        a.text
+            .starts_with("<p data-canon-id=a/ data-canon-comment=\"c\">one"),
+        "{}",
+        a.text
+    );
+    let b = d.apply(&redact("b")).unwrap();
+    assert!(
+        b.text
+            .ends_with("<p data-canon-id='b' data-canon-redacted=\"\" >███</p>"),
+        "{}",
+        b.text
+    );
+}
+
+#[test]
 fn highlight_comment_and_delete() {
     let html = "<ul>\n  <li data-canon-id=\"a\" class=\"x\">First</li>\n  <li data-canon-id=\"b\">Second</li>\n</ul>";
     let d = doc(html);
