@@ -181,12 +181,22 @@ fn check(format: Format, old: &Document, e: &Edit, a: &Applied) -> Result<(), Te
     // Bytes before and after the touched span are the old ones, except where a redaction
     // scrubbed what it redacted from attributes and comments.
     let scrubbed = match e {
-        Edit::RedactElement { .. } | Edit::RedactAllMatching { .. } => {
-            let lower = old_text.to_lowercase();
-            a.redacted
-                .iter()
-                .any(|r| lower.matches(&r.to_lowercase()).count() > 1)
-                || matches!(e, Edit::RedactAllMatching { .. })
+        Edit::RedactAllMatching { .. } => true,
+        Edit::RedactElement { element_id } => {
+            // Scrubbing happens where a redacted string also stands outside the element.
+            let span = old
+                .element(element_id)
+                .map(|el| el.span.clone())
+                .unwrap_or(0..0);
+            let outside = format!("{} {}", &old_text[..span.start], &old_text[span.end..]);
+            let norm = |s: &str| {
+                s.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .to_lowercase()
+            };
+            let outside = norm(&outside);
+            a.redacted.iter().any(|r| outside.contains(&norm(r)))
         }
         _ => false,
     };
