@@ -341,6 +341,17 @@ fn redaction_leaves_the_string_nowhere_in_the_file() {
 }
 
 #[test]
+fn redacting_again_reports_no_blots_as_secrets() {
+    let once = doc("<p data-canon-id=\"a\">hotel</p><!-- hotel -->")
+        .apply(&redact("a"))
+        .unwrap();
+    assert_eq!(once.redacted, ["hotel"]);
+    let twice = doc(&once.text).apply(&redact("a")).unwrap();
+    assert!(twice.redacted.is_empty(), "{:?}", twice.redacted);
+    assert_eq!(twice.text, once.text);
+}
+
+#[test]
 fn redaction_caps_at_forty_and_keeps_the_structure() {
     let long = "x".repeat(100);
     let html = format!(

@@ -42,10 +42,13 @@ fn html_doc() -> impl Strategy<Value = String> {
                 s.replace("café", "caf&eacute;")
             };
             match kind {
+                // Attributes and comments that hold words of the text, for redaction to scrub.
                 0 => out.push_str(&format!(
-                    "<p data-canon-id=\"{}\">{}</p>\n",
+                    "<p data-canon-id=\"{}\" title=\"{}\">{}</p>\n<!-- {} -->\n",
                     next(),
-                    text(&parts[0])
+                    sentence(&parts[parts.len() - 1]),
+                    text(&parts[0]),
+                    sentence(&parts[0])
                 )),
                 1 => out.push_str(&format!(
                     "<h2 data-canon-id=\"{}\">{}</h2>\n",
@@ -200,6 +203,30 @@ fn check(format: Format, old: &Document, e: &Edit, a: &Applied) -> Result<(), Te
         }
         _ => false,
     };
+    if format == Format::Html && matches!(e, Edit::RedactElement { .. }) {
+        // No title attribute and no comment keeps a redacted string.
+        let norm = |s: &str| {
+            htmlize::unescape(s)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let hidden =
+            regex::Regex::new(r#"title="([^"]*)"|<!--(.*?)-->"#).unwrap_or_else(|_| unreachable!());
+        for c in hidden.captures_iter(new) {
+            let value = norm(c.get(1).or(c.get(2)).map_or("", |m| m.as_str()));
+            for r in a.redacted.iter().filter(|r| r.chars().count() >= 3) {
+                prop_assert!(
+                    !value.contains(&norm(r)),
+                    "{:?} left {:?} in {:?}",
+                    e,
+                    r,
+                    value
+                );
+            }
+        }
+    }
     let suffix = &new[a.span.end..];
     if !scrubbed {
         prop_assert_eq!(

@@ -84,8 +84,10 @@ pub(crate) fn with_pieces_all(found: &mut Vec<String>, texts: &[String]) {
 
 fn remember(found: &mut Vec<String>, s: &str) {
     let s = s.trim();
-    // The latest are the likeliest repeats (a bulk redaction meets the same text in a row).
-    if !s.is_empty() && !found.iter().rev().take(64).any(|f| f == s) {
+    // Text redacted before is no secret; the latest are the likeliest repeats (a bulk
+    // redaction meets the same text in a row).
+    let blotted = s.chars().all(|c| c == '█' || c.is_whitespace());
+    if !blotted && !found.iter().rev().take(64).any(|f| f == s) {
         found.push(s.to_string());
     }
 }
