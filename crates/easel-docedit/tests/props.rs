@@ -113,7 +113,15 @@ fn md_doc() -> impl Strategy<Value = String> {
                 }
             };
             let block = match kind {
-                0 => format!("{}{}", text(&parts[0]), tag()),
+                // A link whose target holds a word, and a comment holding the text: hidden
+                // places a redaction scrubs.
+                0 => format!(
+                    "{} [{w}](https://example.com/{w}){}\n\n%% {} %%",
+                    text(&parts[0]),
+                    tag(),
+                    sentence(&parts[0]),
+                    w = parts[parts.len() - 1][0]
+                ),
                 1 => format!("## {}{}", text(&parts[0]), tag()),
                 2 => parts
                     .iter()
@@ -203,6 +211,28 @@ fn check(format: Format, old: &Document, e: &Edit, a: &Applied) -> Result<(), Te
         }
         _ => false,
     };
+    if format == Format::Markdown && matches!(e, Edit::RedactElement { .. }) {
+        // No comment keeps a redacted string.
+        let norm = |s: &str| {
+            s.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let comments = regex::Regex::new(r"(?s)%%(.*?)%%").unwrap_or_else(|_| unreachable!());
+        for c in comments.captures_iter(new) {
+            let value = norm(c.get(1).map_or("", |m| m.as_str()));
+            for r in a.redacted.iter().filter(|r| r.chars().count() >= 3) {
+                prop_assert!(
+                    !value.contains(&norm(r)),
+                    "{:?} left {:?} in {:?}",
+                    e,
+                    r,
+                    value
+                );
+            }
+        }
+    }
     if format == Format::Html && matches!(e, Edit::RedactElement { .. }) {
         // No title attribute and no comment keeps a redacted string.
         let norm = |s: &str| {
