@@ -24,6 +24,34 @@ pub(crate) fn literal(literal: &str, case_sensitive: bool) -> Result<Regex, DocE
     build(&source, !case_sensitive, literal)
 }
 
+/// One regex that finds any of `texts` (each as [`literal`] finds it), the longest first where
+/// two start at the same place; `None` when there is nothing to find. One regex rather than one
+/// per text: a bulk redaction can have thousands.
+pub(crate) fn any_of(texts: &[String]) -> Result<Option<Regex>, DocError> {
+    let mut sorted: Vec<&String> = texts.iter().filter(|t| !t.trim().is_empty()).collect();
+    if sorted.is_empty() {
+        return Ok(None);
+    }
+    sorted.sort_by_key(|t| std::cmp::Reverse(t.len()));
+    let source = sorted
+        .iter()
+        .map(|t| {
+            let words: Vec<String> = t.split_whitespace().map(regex::escape).collect();
+            format!("(?:{})", words.join(r"\s+"))
+        })
+        .collect::<Vec<_>>()
+        .join("|");
+    RegexBuilder::new(&source)
+        .case_insensitive(true)
+        .size_limit(1 << 26)
+        .build()
+        .map(Some)
+        .map_err(|e| DocError::Invalid {
+            message: format!("the redacted texts are too many to search for at once: {e}"),
+            hint: "redact fewer elements at a time".into(),
+        })
+}
+
 /// `redact_all_matching`'s pattern: `/regex/` or `/regex/i`, else a plain text matched without
 /// regard to case (a redaction errs on the side of finding more).
 pub(crate) fn redaction(pattern: &str) -> Result<Regex, DocError> {
@@ -74,6 +102,15 @@ mod tests {
         let re = literal("Acme corp", false).unwrap();
         assert!(re.is_match("the ACME\n   Corp."));
         assert!(!literal("Acme corp", true).unwrap().is_match("ACME corp"));
+    }
+
+    #[test]
+    fn any_of_prefers_the_longest_text() {
+        let re = any_of(&["jane".into(), "Jane  Doe".into()])
+            .unwrap()
+            .unwrap();
+        assert_eq!(re.find("to jane\ndoe").unwrap().as_str(), "jane\ndoe");
+        assert!(any_of(&[" ".into()]).unwrap().is_none());
     }
 
     #[test]

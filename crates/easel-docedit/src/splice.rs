@@ -1,5 +1,6 @@
 //! Byte-exact rewriting: a set of replacements of byte ranges, applied at once.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::error::DocError;
@@ -8,7 +9,8 @@ use crate::error::DocError;
 /// which is how every edit keeps the rest of a document byte-identical.
 #[derive(Debug, Default)]
 pub(crate) struct Splices {
-    items: Vec<(Range<usize>, String)>,
+    /// By (start, order of arrival): the replaced range's end and the new bytes.
+    items: BTreeMap<(usize, usize), (usize, String)>,
 }
 
 impl Splices {
@@ -17,14 +19,23 @@ impl Splices {
     }
 
     pub(crate) fn push(&mut self, range: Range<usize>, with: impl Into<String>) {
-        self.items.push((range, with.into()));
+        let seq = self.items.len();
+        self.items
+            .insert((range.start, seq), (range.end, with.into()));
     }
 
     /// Whether a replacement already covers part of `range` (an insertion at its edge does not).
+    /// The ranges are disjoint, so the last one starting before `range` ends is the only one
+    /// that can reach into it.
     pub(crate) fn overlaps(&self, range: &Range<usize>) -> bool {
         self.items
-            .iter()
-            .any(|(r, _)| r.start < range.end && range.start < r.end)
+            .range(..(range.end, 0))
+            .next_back()
+            .is_some_and(|(&(start, _), &(end, _))| start < range.end && range.start < end)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -39,11 +50,15 @@ impl Splices {
         text: &str,
         touched: Range<usize>,
     ) -> Result<(String, Range<usize>), DocError> {
-        self.items.sort_by_key(|(r, _)| (r.start, r.end));
+        let mut items: Vec<(Range<usize>, String)> = std::mem::take(&mut self.items)
+            .into_iter()
+            .map(|((start, _), (end, with))| (start..end, with))
+            .collect();
+        items.sort_by_key(|(r, _)| (r.start, r.end));
         let mut out = String::with_capacity(text.len() + 64);
         let mut at = 0;
         let (mut before, mut inside) = (0isize, 0isize);
-        for (range, with) in &self.items {
+        for (range, with) in &items {
             if range.start < at || range.end > text.len() || range.start > range.end {
                 return Err(internal("two changes of one edit overlap"));
             }
@@ -92,6 +107,19 @@ mod tests {
         let (text, span) = s.apply("abcdefgh", 3..8).unwrap();
         assert_eq!(text, "XXbcdgh!");
         assert_eq!(span, 4..8);
+    }
+
+    #[test]
+    fn overlap_ignores_insertions_at_the_edges() {
+        let mut s = Splices::new();
+        s.push(10..20, "x");
+        s.push(30..30, "y");
+        assert!(s.overlaps(&(15..16)));
+        assert!(s.overlaps(&(5..11)));
+        assert!(s.overlaps(&(19..40)));
+        assert!(!s.overlaps(&(20..30)));
+        assert!(!s.overlaps(&(0..10)));
+        assert!(s.overlaps(&(29..31)));
     }
 
     #[test]

@@ -160,6 +160,31 @@ fn replace_text_across_inline_tags_is_refused_clearly() {
 }
 
 #[test]
+fn attributes_go_after_the_last_one_whatever_the_quoting() {
+    let d = doc("<p data-canon-id=a/>one<br><p data-canon-id='b' >two</p>");
+    assert_eq!(d.element("a/").unwrap().text, "one");
+    let a = d
+        .apply(&Edit::AddComment {
+            element_id: "a/".into(),
+            comment: "c".into(),
+        })
+        .unwrap();
+    assert!(
+        a.text
+            .starts_with("<p data-canon-id=a/ data-canon-comment=\"c\">one"),
+        "{}",
+        a.text
+    );
+    let b = d.apply(&redact("b")).unwrap();
+    assert!(
+        b.text
+            .ends_with("<p data-canon-id='b' data-canon-redacted=\"\" >███</p>"),
+        "{}",
+        b.text
+    );
+}
+
+#[test]
 fn highlight_comment_and_delete() {
     let html = "<ul>\n  <li data-canon-id=\"a\" class=\"x\">First</li>\n  <li data-canon-id=\"b\">Second</li>\n</ul>";
     let d = doc(html);
@@ -316,6 +341,17 @@ fn redaction_leaves_the_string_nowhere_in_the_file() {
 }
 
 #[test]
+fn redacting_again_reports_no_blots_as_secrets() {
+    let once = doc("<p data-canon-id=\"a\">hotel</p><!-- hotel -->")
+        .apply(&redact("a"))
+        .unwrap();
+    assert_eq!(once.redacted, ["hotel"]);
+    let twice = doc(&once.text).apply(&redact("a")).unwrap();
+    assert!(twice.redacted.is_empty(), "{:?}", twice.redacted);
+    assert_eq!(twice.text, once.text);
+}
+
+#[test]
 fn redaction_caps_at_forty_and_keeps_the_structure() {
     let long = "x".repeat(100);
     let html = format!(
@@ -329,6 +365,20 @@ fn redaction_caps_at_forty_and_keeps_the_structure() {
             "█".repeat(40)
         )
     );
+}
+
+#[test]
+fn removing_content_touches_the_elements_inside() {
+    let html = "<div data-canon-id=\"d\">Intro<p data-canon-id=\"p\">inner</p></div><p data-canon-id=\"q\">x</p>";
+    let d = doc(html);
+    assert_eq!(d.apply(&redact("d")).unwrap().touched, ["d", "p"]);
+    let del = d
+        .apply(&Edit::DeleteElement {
+            element_id: "d".into(),
+        })
+        .unwrap();
+    assert_eq!(del.touched, ["d", "p"]);
+    assert_eq!(del.text, "<p data-canon-id=\"q\">x</p>");
 }
 
 #[test]
@@ -353,6 +403,13 @@ fn bad_input_is_a_clear_error() {
     let no_ids = doc("<p>plain</p>");
     assert!(no_ids.elements().is_empty());
     assert!(matches!(no_ids.apply(&redact("a")), Err(DocError::NoIds)));
+    let table = doc("<table data-canon-id=\"t\"><tr><td>x</td></tr></table>");
+    let mark = table
+        .apply(&Edit::AddHighlight {
+            element_id: "t".into(),
+        })
+        .unwrap_err();
+    assert!(mark.hint().contains("one by one"));
     let empty = d.apply(&Edit::AddComment {
         element_id: "a".into(),
         comment: "  ".into(),

@@ -121,6 +121,7 @@ fn delete_removes_the_block_and_its_blank_line() {
         })
         .unwrap();
     assert!(items.text.contains("- one\n- three\n"));
+    assert_eq!(items.touched, ["two", "b5"]);
     // The last item keeps the blank line that parts its list from the next paragraph.
     let last = doc("- a\n- b\n\nNext\n")
         .apply(&Edit::DeleteElement {
@@ -224,4 +225,21 @@ fn bad_input_is_a_clear_error() {
         element_id: "b10".into(),
     });
     assert!(matches!(code, Err(DocError::Invalid { .. })));
+    // Deleting a table's header row would turn the table into a paragraph.
+    let header = d
+        .apply(&Edit::DeleteElement {
+            element_id: "b8".into(),
+        })
+        .unwrap_err();
+    assert!(header.to_string().contains("header row"), "{header}");
+    let row = d
+        .apply(&Edit::DeleteElement {
+            element_id: "b9".into(),
+        })
+        .unwrap();
+    assert!(
+        row.text.contains("| a | b |\n|---|---|\n\n```rust"),
+        "{}",
+        row.text
+    );
 }

@@ -42,10 +42,13 @@ fn html_doc() -> impl Strategy<Value = String> {
                 s.replace("café", "caf&eacute;")
             };
             match kind {
+                // Attributes and comments that hold words of the text, for redaction to scrub.
                 0 => out.push_str(&format!(
-                    "<p data-canon-id=\"{}\">{}</p>\n",
+                    "<p data-canon-id=\"{}\" title=\"{}\">{}</p>\n<!-- {} -->\n",
                     next(),
-                    text(&parts[0])
+                    sentence(&parts[parts.len() - 1]),
+                    text(&parts[0]),
+                    sentence(&parts[0])
                 )),
                 1 => out.push_str(&format!(
                     "<h2 data-canon-id=\"{}\">{}</h2>\n",
@@ -110,7 +113,15 @@ fn md_doc() -> impl Strategy<Value = String> {
                 }
             };
             let block = match kind {
-                0 => format!("{}{}", text(&parts[0]), tag()),
+                // A link whose target holds a word, and a comment holding the text: hidden
+                // places a redaction scrubs.
+                0 => format!(
+                    "{} [{w}](https://example.com/{w}){}\n\n%% {} %%",
+                    text(&parts[0]),
+                    tag(),
+                    sentence(&parts[0]),
+                    w = parts[parts.len() - 1][0]
+                ),
                 1 => format!("## {}{}", text(&parts[0]), tag()),
                 2 => parts
                     .iter()
@@ -181,15 +192,71 @@ fn check(format: Format, old: &Document, e: &Edit, a: &Applied) -> Result<(), Te
     // Bytes before and after the touched span are the old ones, except where a redaction
     // scrubbed what it redacted from attributes and comments.
     let scrubbed = match e {
-        Edit::RedactElement { .. } | Edit::RedactAllMatching { .. } => {
-            let lower = old_text.to_lowercase();
-            a.redacted
-                .iter()
-                .any(|r| lower.matches(&r.to_lowercase()).count() > 1)
-                || matches!(e, Edit::RedactAllMatching { .. })
+        Edit::RedactAllMatching { .. } => true,
+        Edit::RedactElement { element_id } => {
+            // Scrubbing happens where a redacted string also stands outside the element.
+            let span = old
+                .element(element_id)
+                .map(|el| el.span.clone())
+                .unwrap_or(0..0);
+            let outside = format!("{} {}", &old_text[..span.start], &old_text[span.end..]);
+            let norm = |s: &str| {
+                s.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .to_lowercase()
+            };
+            let outside = norm(&outside);
+            a.redacted.iter().any(|r| outside.contains(&norm(r)))
         }
         _ => false,
     };
+    if format == Format::Markdown && matches!(e, Edit::RedactElement { .. }) {
+        // No comment keeps a redacted string.
+        let norm = |s: &str| {
+            s.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let comments = regex::Regex::new(r"(?s)%%(.*?)%%").unwrap_or_else(|_| unreachable!());
+        for c in comments.captures_iter(new) {
+            let value = norm(c.get(1).map_or("", |m| m.as_str()));
+            for r in a.redacted.iter().filter(|r| r.chars().count() >= 3) {
+                prop_assert!(
+                    !value.contains(&norm(r)),
+                    "{:?} left {:?} in {:?}",
+                    e,
+                    r,
+                    value
+                );
+            }
+        }
+    }
+    if format == Format::Html && matches!(e, Edit::RedactElement { .. }) {
+        // No title attribute and no comment keeps a redacted string.
+        let norm = |s: &str| {
+            htmlize::unescape(s)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let hidden =
+            regex::Regex::new(r#"title="([^"]*)"|<!--(.*?)-->"#).unwrap_or_else(|_| unreachable!());
+        for c in hidden.captures_iter(new) {
+            let value = norm(c.get(1).or(c.get(2)).map_or("", |m| m.as_str()));
+            for r in a.redacted.iter().filter(|r| r.chars().count() >= 3) {
+                prop_assert!(
+                    !value.contains(&norm(r)),
+                    "{:?} left {:?} in {:?}",
+                    e,
+                    r,
+                    value
+                );
+            }
+        }
+    }
     let suffix = &new[a.span.end..];
     if !scrubbed {
         prop_assert_eq!(

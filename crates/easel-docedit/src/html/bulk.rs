@@ -70,7 +70,7 @@ pub(crate) fn find_and_replace_all(
 
 pub(crate) fn redact_all_matching(h: &Html<'_>, pattern: &str) -> Result<Applied, DocError> {
     let re = crate::pattern::redaction(pattern)?;
-    let mut found = Vec::new();
+    let mut matched = Vec::new();
     let mut s = Splices::new();
     let mut touched = BTreeSet::new();
     let mut changed = Vec::new();
@@ -83,14 +83,14 @@ pub(crate) fn redact_all_matching(h: &Html<'_>, pattern: &str) -> Result<Applied
         if matches.is_empty() {
             continue;
         }
-        for m in &matches {
-            redact::with_pieces(&mut found, m);
-        }
+        matched.extend(matches);
         if scrub_text(h, span.clone(), true, std::slice::from_ref(&re), &mut s) > 0 {
             changed.push(span);
             note(h, tok, &mut touched);
         }
     }
+    let mut found = Vec::new();
+    redact::with_pieces_all(&mut found, &matched);
     let mut res = redact::scrubbers(&found)?;
     res.push(re);
     scrub(h, &res, &(0..0), &mut s);

@@ -159,7 +159,7 @@ pub(crate) fn delete_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
     let (text, new_span) = s.apply(h.text, range)?;
     Ok(Applied {
         text,
-        touched: vec![h.id_of(node).to_string()],
+        touched: h.ids_within(node),
         span: new_span.start..new_span.start,
         redacted: Vec::new(),
         summary: h.summary("delete_element", node),
@@ -177,14 +177,11 @@ pub(crate) fn after_name(h: &Html<'_>, node: usize) -> usize {
     n.tag.start + 1 + len
 }
 
-/// The byte where an attribute goes at the end of the element's start tag (before `>` or `/>`).
+/// The byte where an attribute goes at the end of the element's start tag: after its last
+/// attribute (so `/>` and an unquoted value ending in `/` are left as they are).
 pub(crate) fn before_close(h: &Html<'_>, node: usize) -> usize {
-    let n = &h.tree.nodes[node];
-    let tag = h.text.get(n.tag.clone()).unwrap_or_default();
-    let body = tag.strip_suffix('>').unwrap_or(tag);
-    let body = body.strip_suffix('/').unwrap_or(body);
-    let at = n.tag.start + body.trim_end().len();
-    at.max(after_name(h, node))
+    let last = h.tree.attrs(node).iter().map(|a| a.span.end).max();
+    last.unwrap_or(0).max(after_name(h, node))
 }
 
 /// Applies splices that change one element and reports it.

@@ -121,5 +121,6 @@ pub fn add_ids(text: &str) -> Result<IdsAdded, DocError> {
         added += 1;
     }
     let (text, _) = s.apply(text, 0..0)?;
+    tracing::debug!(added, existing = h.ids.len(), "data-canon-id given");
     Ok(IdsAdded { text, added })
 }

@@ -140,6 +140,27 @@ impl<'t> Html<'t> {
             .map_or("", |(_, id)| id)
     }
 
+    /// The ids of the element and of the elements with ids inside it, in document order: what
+    /// an edit that removes its content or the element changes.
+    pub fn ids_within(&self, node: usize) -> Vec<String> {
+        let Some(n) = self.tree.nodes.get(node) else {
+            return Vec::new();
+        };
+        let span = n.span();
+        self.ids
+            .iter()
+            .filter(|(m, _)| {
+                *m == node
+                    || self
+                        .tree
+                        .nodes
+                        .get(*m)
+                        .is_some_and(|x| x.tag.start > span.start && x.tag.start < span.end)
+            })
+            .map(|(_, id)| id.clone())
+            .collect()
+    }
+
     /// The element's text and how to find each of its characters in the source.
     pub fn element_text(&self, node: usize) -> ElementText {
         let mut flat = Flat::default();

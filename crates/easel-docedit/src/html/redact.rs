@@ -65,20 +65,41 @@ pub(crate) fn with_pieces(found: &mut Vec<String>, s: &str) {
     remember(found, &s);
 }
 
+/// [`with_pieces`] for many texts at once: the scanner runs once over all of them (a bulk
+/// redaction can match thousands of times).
+pub(crate) fn with_pieces_all(found: &mut Vec<String>, texts: &[String]) {
+    let all: Vec<String> = texts.iter().map(|t| text::collapse(t)).collect();
+    let joined = all.join("\n\n");
+    for hit in crate::scan::structured(&joined) {
+        if let Some(piece) = joined.get(hit.range)
+            && !piece.contains('\n')
+        {
+            remember(found, piece);
+        }
+    }
+    for t in &all {
+        remember(found, t);
+    }
+}
+
 fn remember(found: &mut Vec<String>, s: &str) {
     let s = s.trim();
-    if !s.is_empty() && !found.iter().any(|f| f == s) {
+    // Text redacted before is no secret; the latest are the likeliest repeats (a bulk
+    // redaction meets the same text in a row).
+    let blotted = s.chars().all(|c| c == '█' || c.is_whitespace());
+    if !blotted && !found.iter().rev().take(64).any(|f| f == s) {
         found.push(s.to_string());
     }
 }
 
 /// Regexes that find each string long enough to scrub.
 pub(crate) fn scrubbers(strings: &[String]) -> Result<Vec<Regex>, DocError> {
-    strings
+    let long: Vec<String> = strings
         .iter()
         .filter(|s| s.chars().count() >= MIN_SCRUB)
-        .map(|s| crate::pattern::literal(s, false))
-        .collect()
+        .cloned()
+        .collect();
+    Ok(crate::pattern::any_of(&long)?.into_iter().collect())
 }
 
 /// `s` with every match of `res` replaced by █, if any matched.
@@ -182,11 +203,17 @@ pub(crate) fn redact_element(h: &Html<'_>, node: usize) -> Result<Applied, DocEr
         s.push(n.content.clone(), content);
     }
     let span = n.span();
+    let before = s.len();
     scrub(h, &res, &span, &mut s);
+    tracing::debug!(
+        strings = found.len(),
+        scrubbed = s.len() - before,
+        "redacted element and scrubbed its strings elsewhere"
+    );
     let (text, new_span) = s.apply(h.text, span)?;
     Ok(Applied {
         text,
-        touched: vec![h.id_of(node).to_string()],
+        touched: h.ids_within(node),
         span: new_span,
         redacted: found,
         summary: h.summary("redact_element", node),

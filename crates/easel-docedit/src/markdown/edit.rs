@@ -1,6 +1,6 @@
 //! The edits of one block: replace text, highlight, comment, delete.
 
-use super::blocks::{Block, Kind};
+use super::blocks::{Block, Kind, Note};
 use super::{finish, lines};
 use crate::edit::Applied;
 use crate::error::DocError;
@@ -116,7 +116,7 @@ pub(crate) fn add_comment(text: &str, b: &Block, comment: &str) -> Result<Applie
     finish(text, b, s, "add_comment")
 }
 
-pub(crate) fn delete_element(text: &str, b: &Block) -> Result<Applied, DocError> {
+pub(crate) fn delete_element(text: &str, note: &Note, b: &Block) -> Result<Applied, DocError> {
     let bytes = text.as_bytes();
     let whole = b.whole.clone();
     let line_end = bytes[whole.end..]
@@ -172,7 +172,13 @@ pub(crate) fn delete_element(text: &str, b: &Block) -> Result<Applied, DocError>
     let (new, span) = s.apply(text, start..end)?;
     Ok(Applied {
         text: new,
-        touched: vec![b.id.clone()],
+        // A list item goes with its nested items.
+        touched: note
+            .blocks
+            .iter()
+            .filter(|x| b.whole.start <= x.span.start && x.span.end <= b.whole.end)
+            .map(|x| x.id.clone())
+            .collect(),
         span: span.start..span.start,
         redacted: Vec::new(),
         summary: format!("delete_element {}", b.id),

@@ -49,7 +49,7 @@ pub(crate) fn apply(doc: &Document, edit: &Edit) -> Result<Applied, DocError> {
             Edit::RedactElement { .. } => redact::redact_element(text, &note, block),
             Edit::AddHighlight { .. } => edit::add_highlight(text, block),
             Edit::AddComment { comment, .. } => edit::add_comment(text, block, comment),
-            Edit::DeleteElement { .. } => edit::delete_element(text, block),
+            Edit::DeleteElement { .. } => edit::delete_element(text, &note, block),
             Edit::FindAndReplaceAll { .. } | Edit::RedactAllMatching { .. } => {
                 Err(crate::splice::internal("a bulk edit named an element"))
             }

@@ -14,7 +14,7 @@ use super::blocks::{Block, Note};
 use super::lines;
 use crate::edit::Applied;
 use crate::error::DocError;
-use crate::html::redact::{blocks as blots, blot, scrubbers, with_pieces};
+use crate::html::redact::{blocks as blots, blot, scrubbers, with_pieces, with_pieces_all};
 use crate::splice::Splices;
 
 pub(crate) fn redact_element(text: &str, note: &Note, b: &Block) -> Result<Applied, DocError> {
@@ -287,12 +287,12 @@ pub(crate) fn redact_all_matching(
 ) -> Result<Applied, DocError> {
     let re = crate::pattern::redaction(pattern)?;
     let runs = runs(text, note, true);
+    let matched: Vec<String> = runs
+        .iter()
+        .flat_map(|(_, t)| re.find_iter(t).map(|m| m.as_str().to_string()))
+        .collect();
     let mut found = Vec::new();
-    for (_, t) in &runs {
-        for m in re.find_iter(t) {
-            with_pieces(&mut found, m.as_str());
-        }
-    }
+    with_pieces_all(&mut found, &matched);
     let mut s = Splices::new();
     let changed = replace_runs(text, &runs, &re, &|m| blots(m.chars().count()), &mut s);
     let mut res = scrubbers(&found)?;
