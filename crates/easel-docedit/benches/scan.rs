@@ -19,23 +19,28 @@ fn document(bytes: usize) -> Vec<Element> {
         .flatten()
         .flat_map(|d| d["blocks"].as_array().into_iter().flatten())
         .filter_map(|b| b["text"].as_str());
-    // Two blocks of the set make one element: about 100 bytes, a paragraph's worth.
-    let texts: Vec<&str> = texts.collect();
+    // Blocks of the set joined until at least 70 bytes make one element: 100 bytes on average.
     let mut elements = Vec::new();
     let mut total = 0;
-    for (i, pair) in texts.chunks(2).enumerate() {
+    let mut text = String::new();
+    for block in texts {
         if total >= bytes {
             break;
         }
-        let text = pair.join(" ");
-        total += text.len();
-        elements.push(Element {
-            id: format!("c{i:08x}"),
-            tag: "p".into(),
-            text,
-            span: 0..0,
-            page: None,
-        });
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(block);
+        if text.len() >= 70 {
+            total += text.len();
+            elements.push(Element {
+                id: format!("c{:08x}", elements.len()),
+                tag: "p".into(),
+                text: std::mem::take(&mut text),
+                span: 0..0,
+                page: None,
+            });
+        }
     }
     elements
 }

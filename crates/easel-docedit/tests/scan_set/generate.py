@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the scanner's test set: HTML and Markdown documents (letters, invoices, contracts,
-CVs, minutes) full of fake structured data, and `expected.json`, the exact bytes of every
+CVs, minutes, contact sheets) full of fake structured data, and `expected.json`, the exact bytes of every
 email, phone number, URL, IBAN, card number, date, amount of money and plain number in the
 text of each block.
 
@@ -450,6 +450,23 @@ def minutes():
     ]
 
 
+def contacts():
+    """A contact sheet: the pieces in brackets, ranges and lists that real sheets have."""
+    rows = [H("Contacts of ", company())]
+    for _ in range(R.randint(3, 5)):
+        name = person()
+        first, last = name.split(" ", 1)
+        lo = R.randint(1, 50) * 1000
+        rows.append(LI(name, " <", ("email", email(first, last)), ">, ", PH(), " ext. ",
+                       ("number", str(R.randint(10, 999))), " (see ", U(), ")."))
+        rows.append(LI("Budget ", ("money", f"${thousands(lo, ',')}"), "-",
+                       ("money", f"${thousands(lo * 2, ',')}"), "; day rate ",
+                       ("money", f"EUR {R.randint(2, 9)}.{R.randint(1, 9)}m"), " total; since the ",
+                       ("number", str(R.randint(1, 28))), "st of ", R.choice(MONTHS), "."))
+    rows.append(P("Updated ", D(), " by ", E(), "."))
+    return rows
+
+
 def with_notes(template):
     def made():
         blocks = template()
@@ -458,7 +475,7 @@ def with_notes(template):
     return made
 
 
-TEMPLATES = [with_notes(t) for t in (letter, invoice, contract, cv, minutes)]
+TEMPLATES = [with_notes(t) for t in (letter, invoice, contract, cv, minutes, contacts)]
 
 
 # ---------------------------------------------------------------- rendering
