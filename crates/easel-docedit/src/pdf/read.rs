@@ -39,6 +39,7 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
     }
 
     let mut warnings = Vec::new();
+    let mut empty = Vec::new();
     let mut pages: Vec<Vec<Block>> = Vec::with_capacity(page_numbers.len());
     let mut unreadable = 0;
     for (index, number) in page_numbers.iter().enumerate() {
@@ -49,9 +50,7 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
             Ok(Ok(())) => {
                 let blocks = layout::blocks(&layout::lines(&collector.glyphs));
                 if blocks.is_empty() {
-                    warnings.push(format!(
-                        "page {shown} holds no text: is it a scanned image?"
-                    ));
+                    empty.push(shown);
                 } else if looks_garbled(&blocks) {
                     warnings.push(format!(
                         "page {shown}'s text looks garbled: its fonts may have no map to \
@@ -85,7 +84,28 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
             n => format!("none of its {n} pages could be read: {first}, …"),
         }));
     }
+    warnings.extend(empty_pages(&empty));
     Ok(Pages { pages, warnings })
+}
+
+/// One warning per run of pages without text: a scanned PDF of 200 pages gets one line, not 200.
+fn empty_pages(pages: &[usize]) -> Vec<String> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &page in pages {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == page => *last = page,
+            _ => runs.push((page, page)),
+        }
+    }
+    runs.into_iter()
+        .map(|(first, last)| {
+            if first == last {
+                format!("page {first} holds no text: is it a scanned image?")
+            } else {
+                format!("pages {first} to {last} hold no text: are they scanned images?")
+            }
+        })
+        .collect()
 }
 
 /// Text where many characters are U+FFFD or private-use code points: what a font without a
@@ -202,6 +222,19 @@ mod tests {
         assert!(!looks_garbled(&[block(
             "Überweisung \u{fffd} an die Bäckerei"
         )]));
+    }
+
+    #[test]
+    fn runs_of_empty_pages_make_one_warning_each() {
+        assert_eq!(
+            empty_pages(&[3, 5, 6, 7, 9]),
+            [
+                "page 3 holds no text: is it a scanned image?",
+                "pages 5 to 7 hold no text: are they scanned images?",
+                "page 9 holds no text: is it a scanned image?",
+            ]
+        );
+        assert!(empty_pages(&[]).is_empty());
     }
 
     #[test]
