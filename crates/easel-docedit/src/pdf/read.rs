@@ -1,6 +1,8 @@
 //! Reading a PDF's pages into blocks with `pdf-extract`, every call guarded against panics.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::cell::Cell;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
 
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
@@ -136,9 +138,37 @@ fn pdf_error(message: String) -> DocError {
     DocError::Pdf { message }
 }
 
+thread_local! {
+    /// Set while this thread runs the PDF reader under `guarded`.
+    static IN_READER: Cell<bool> = const { Cell::new(false) };
+}
+
+static QUIET_HOOK: Once = Once::new();
+
+/// Wraps the panic hook in place at the first import in one that stays silent about the PDF
+/// reader's panics, which `guarded` turns into errors (they go to the debug log), and hands
+/// every other panic, of any thread, to the previous hook as before. Without it a damaged PDF
+/// printed "thread 'main' panicked at …" above its clean error.
+fn quiet_reader_panics() {
+    QUIET_HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if IN_READER.with(Cell::get) {
+                tracing::debug!(%info, "the PDF reader panicked; the import reports it");
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
 /// Runs `f`, turning a panic into its message.
 fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+    quiet_reader_panics();
+    IN_READER.with(|flag| flag.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(f));
+    IN_READER.with(|flag| flag.set(false));
+    outcome.map_err(|payload| {
         payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
