@@ -2,11 +2,12 @@
 //! a `data-canon-id` on each paragraph and heading, ready for the edits of this crate.
 //!
 //! Text comes from `pdf-extract` (on `lopdf`), which hands over every glyph with its position
-//! and size; [`layout`] rebuilds lines, paragraphs and headings from those. `pdf-extract`
+//! and size; `layout` rebuilds lines, paragraphs and headings from those. `pdf-extract`
 //! panics on some malformed input by its author's choice, so every call into it runs under
 //! `catch_unwind` and a panic becomes [`DocError::Pdf`] (or, for one page, a warning). This
-//! relies on `panic = "unwind"`, the default, which the workspace's profiles keep. The panic
-//! hook still prints the panic's message on stderr: a library must not replace that global hook.
+//! relies on `panic = "unwind"`, the default, which the workspace's profiles keep. So that such a
+//! panic prints nothing on stderr, the first import wraps the process's panic hook in one that
+//! stays silent while the reader runs on that thread and calls the previous hook otherwise.
 
 #[cfg(feature = "pdf")]
 mod layout;

@@ -1,6 +1,8 @@
 //! Reading a PDF's pages into blocks with `pdf-extract`, every call guarded against panics.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::cell::Cell;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
 
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
@@ -39,6 +41,7 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
     }
 
     let mut warnings = Vec::new();
+    let mut empty = Vec::new();
     let mut pages: Vec<Vec<Block>> = Vec::with_capacity(page_numbers.len());
     let mut unreadable = 0;
     for (index, number) in page_numbers.iter().enumerate() {
@@ -49,9 +52,7 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
             Ok(Ok(())) => {
                 let blocks = layout::blocks(&layout::lines(&collector.glyphs));
                 if blocks.is_empty() {
-                    warnings.push(format!(
-                        "page {shown} holds no text: is it a scanned image?"
-                    ));
+                    empty.push(shown);
                 } else if looks_garbled(&blocks) {
                     warnings.push(format!(
                         "page {shown}'s text looks garbled: its fonts may have no map to \
@@ -85,7 +86,28 @@ pub(super) fn pages(bytes: &[u8]) -> Result<Pages, DocError> {
             n => format!("none of its {n} pages could be read: {first}, …"),
         }));
     }
+    warnings.extend(empty_pages(&empty));
     Ok(Pages { pages, warnings })
+}
+
+/// One warning per run of pages without text: a scanned PDF of 200 pages gets one line, not 200.
+fn empty_pages(pages: &[usize]) -> Vec<String> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &page in pages {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == page => *last = page,
+            _ => runs.push((page, page)),
+        }
+    }
+    runs.into_iter()
+        .map(|(first, last)| {
+            if first == last {
+                format!("page {first} holds no text: is it a scanned image?")
+            } else {
+                format!("pages {first} to {last} hold no text: are they scanned images?")
+            }
+        })
+        .collect()
 }
 
 /// Text where many characters are U+FFFD or private-use code points: what a font without a
@@ -116,9 +138,37 @@ fn pdf_error(message: String) -> DocError {
     DocError::Pdf { message }
 }
 
+thread_local! {
+    /// Set while this thread runs the PDF reader under `guarded`.
+    static IN_READER: Cell<bool> = const { Cell::new(false) };
+}
+
+static QUIET_HOOK: Once = Once::new();
+
+/// Wraps the panic hook in place at the first import in one that stays silent about the PDF
+/// reader's panics, which `guarded` turns into errors (they go to the debug log), and hands
+/// every other panic, of any thread, to the previous hook as before. Without it a damaged PDF
+/// printed "thread 'main' panicked at …" above its clean error.
+fn quiet_reader_panics() {
+    QUIET_HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if IN_READER.with(Cell::get) {
+                tracing::debug!(%info, "the PDF reader panicked; the import reports it");
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
 /// Runs `f`, turning a panic into its message.
 fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+    quiet_reader_panics();
+    IN_READER.with(|flag| flag.set(true));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(f));
+    IN_READER.with(|flag| flag.set(false));
+    outcome.map_err(|payload| {
         payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -202,6 +252,19 @@ mod tests {
         assert!(!looks_garbled(&[block(
             "Überweisung \u{fffd} an die Bäckerei"
         )]));
+    }
+
+    #[test]
+    fn runs_of_empty_pages_make_one_warning_each() {
+        assert_eq!(
+            empty_pages(&[3, 5, 6, 7, 9]),
+            [
+                "page 3 holds no text: is it a scanned image?",
+                "pages 5 to 7 hold no text: are they scanned images?",
+                "page 9 holds no text: is it a scanned image?",
+            ]
+        );
+        assert!(empty_pages(&[]).is_empty());
     }
 
     #[test]
