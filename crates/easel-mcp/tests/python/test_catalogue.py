@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -76,10 +77,35 @@ CASES = {
     "agent_run": {"agent": "gardener", "input": "Say hello"},
     # The fixture's session waits for its note_append; approving runs it once and goes on.
     "agent_approve": {"session": "0000000000aa00000000"},
+    # Documents: the fixture's Lease.html has ids, Plain.html has none, letter.pdf is a PDF.
+    "doc_show": {"path": "Lease.html"},
+    "doc_ids": {"path": "Plain.html"},
+    "doc_scan": {"path": "Lease.html", "query": "emails"},
+    "doc_replace_text": {"path": "Lease.html", "elementId": "c00000002", "oldText": "Rent",
+                         "newText": "Fee"},
+    "doc_redact_element": {"path": "Lease.html", "elementId": "c00000001"},
+    "doc_add_highlight": {"path": "Lease.html", "elementId": "c00000002"},
+    "doc_add_comment": {"path": "Lease.html", "elementId": "c00000002", "comment": "Check"},
+    "doc_delete_element": {"path": "Lease.html", "elementId": "c00000002"},
+    "doc_find_and_replace_all": {"path": "Lease.html", "find": "rent", "replace": "fee"},
+    "doc_redact_all_matching": {"path": "Lease.html", "pattern": "/\\d{4}/"},
+    "doc_apply": {"path": "Lease.html", "operations": [
+        {"tool": "redact_element", "input": {"elementId": "c00000001"}},
+        {"tool": "add_highlight", "input": {"elementId": "c00000002"}}]},
+    "doc_finalize": {"path": "Lease.html"},
+    "doc_import": {"path": "letter.pdf"},
+    # The answering server proposes nothing: the same (empty) proposal on both sides.
+    "doc_edit": {"path": "Lease.html", "instruction": "Say hello", "model": "openai-compat:done"},
 }
 
 # Fields an operation makes up afresh on each run (new ids, a new run).
-VOLATILE_BY_OP = {"thread_send": {"node", "edge", "run"}, "agent_run": {"session", "run"}}
+VOLATILE_BY_OP = {"thread_send": {"node", "edge", "run"}, "agent_run": {"session", "run"},
+                  "doc_edit": {"session", "run"},
+                  # New ids are random: the file's revision differs.
+                  "doc_ids": {"rev"}, "doc_import": {"rev"}}
+# Each edit list is one run, new on each side.
+VOLATILE_BY_OP.update({name: {"run"} for name in CASES if name.startswith("doc_")
+                       and name not in VOLATILE_BY_OP})
 # Answers carry the time they were made.
 CREATED = re.compile(r"created: [^\n]*\n")
 
@@ -110,6 +136,8 @@ class _Done(http.server.BaseHTTPRequestHandler):
 
 _MODEL = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Done)
 threading.Thread(target=_MODEL.serve_forever, daemon=True).start()
+
+PDF = Path(__file__).resolve().parents[3] / "easel-docedit" / "tests" / "pdf" / "letter.pdf"
 
 SESSION = "0000000000aa00000000"
 WAITING = {"session": SESSION, "run": "0000000000bb00000000", "agent": "gardener", "id": "call_1",
@@ -147,6 +175,12 @@ def fixture(root, easel):
     (root / ".obsidian").mkdir()
     (root / "Garden.md").write_text("---\ntags: [garden]\n---\n# Beds\n\nTomatoes in May\n")
     (root / "Board.canvas").write_text(json.dumps(BOARD))
+    (root / "Lease.html").write_text(
+        '<!doctype html>\n<html><head><title>Lease</title></head><body>\n'
+        '<p data-canon-id="c00000001">Tenant: ana@example.com, phone +44 20 7946 0958.</p>\n'
+        '<p data-canon-id="c00000002">Rent is due in December 2026.</p>\n</body></html>\n')
+    (root / "Plain.html").write_text("<h1>Plan</h1>\n<p>Ship it.</p>\n")
+    shutil.copy(PDF, root / "letter.pdf")
     agents(root)
     (root / ".claude" / "agents").mkdir(parents=True)
     (root / ".claude" / "agents" / "reviewer.md").write_text(
@@ -231,6 +265,6 @@ async def test_shell_and_mcp_give_the_same_json(name, easel, tmp_path):
     volatile = VOLATILE | VOLATILE_BY_OP.get(name, set())
     assert strip(shell, volatile) == strip(mcp, volatile)
     # And the vaults were changed alike.
-    for f in ("Board.canvas", "Garden.md"):
+    for f in ("Board.canvas", "Garden.md", "Lease.html"):
         a, b = shell_vault / f, mcp_vault / f
         assert file_state(a, name) == file_state(b, name), f
