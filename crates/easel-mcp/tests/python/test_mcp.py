@@ -25,11 +25,16 @@ TOOLS = {
     "canvas_layout", "canvas_import", "canvas_export", "canvas_batch", "canvas_new",
     "thread_context", "thread_send",
     "agent_list", "agent_show", "agent_new", "agent_run", "agent_approve",
+    "doc_show", "doc_ids", "doc_scan", "doc_replace_text", "doc_redact_element",
+    "doc_add_highlight", "doc_add_comment", "doc_delete_element", "doc_find_and_replace_all",
+    "doc_redact_all_matching", "doc_apply", "doc_finalize", "doc_import", "doc_edit",
 }
 # canvas_write only creates (the file must not exist), so a revision has nothing to match.
 WRITE_TOOLS = {
     "canvas_update", "canvas_add_node", "canvas_update_node",
     "canvas_remove_node", "canvas_add_edge", "canvas_update_edge", "canvas_remove_edge",
+    "doc_replace_text", "doc_redact_element", "doc_add_highlight", "doc_add_comment",
+    "doc_delete_element", "doc_find_and_replace_all", "doc_redact_all_matching", "doc_apply",
 }
 
 
