@@ -116,8 +116,9 @@ pub fn propose(
     }
     let context =
         proposal::context(&doc, req.select.as_deref()).map_err(|e| OpError::from_diagnose(&e))?;
+    let ids: Vec<String> = doc.elements().iter().map(|e| e.id.clone()).collect();
     let shared = Arc::new(Mutex::new(Proposal::new(p.as_str(), rev.to_string(), doc)));
-    let tools: Vec<Arc<dyn AgentTool>> = proposal::tool_specs()
+    let tools: Vec<Arc<dyn AgentTool>> = proposal::tool_specs(&ids)
         .into_iter()
         .map(|spec| {
             Arc::new(DocTool {
@@ -136,7 +137,7 @@ pub fn propose(
     // Editing should not vary from run to run; and an instruction is a request for changes,
     // so the first answer is a call (small models otherwise describe the change instead).
     agent.temperature = Some(0.0);
-    agent.max_tokens = Some(512);
+    agent.max_tokens = Some(256);
     agent.tool_choice = Some(easel_llm::ToolChoice::Required);
     let rt = Runtime {
         vault: ctx.vault().clone(),

@@ -37,14 +37,27 @@ pub struct ToolSpec {
     pub parameters: Value,
 }
 
-fn element_param() -> Value {
-    json!({"type": "string", "description": "The element's id, as in [c1a2b3c4d] or [b3] in the document"})
+/// Up to this many element ids are listed in the tools' schemas.
+const ENUM_IDS: usize = 400;
+
+fn element_param(ids: &[String]) -> Value {
+    let mut p = json!({"type": "string", "description": "The element's id, as in [c1a2b3c4d] or [b3] in the document"});
+    // A model that decodes under the schema (the embedded one) can then only name elements that
+    // exist, instead of making an id up.
+    if !ids.is_empty()
+        && ids.len() <= ENUM_IDS
+        && let Some(map) = p.as_object_mut()
+    {
+        map.insert("enum".into(), json!(ids));
+    }
+    p
 }
 
-/// The eight tools: the seven edits and `scan_document`.
-pub fn tool_specs() -> Vec<ToolSpec> {
+/// The eight tools: the seven edits and `scan_document`. `ids` are the document's element ids,
+/// listed in the schemas when there are not too many.
+pub fn tool_specs(ids: &[String]) -> Vec<ToolSpec> {
     let one = |extra: Value| {
-        let mut properties = json!({"elementId": element_param()});
+        let mut properties = json!({"elementId": element_param(ids)});
         let mut required = vec![json!("elementId")];
         if let (Some(map), Value::Object(more)) = (properties.as_object_mut(), extra) {
             for (k, v) in more {
