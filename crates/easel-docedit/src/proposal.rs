@@ -268,3 +268,46 @@ fn clip(text: &str, chars: usize) -> String {
         None => text.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_ids_are_listed_in_the_schemas_when_there_are_not_too_many() {
+        let ids: Vec<String> = vec!["c00000001".into(), "b2".into()];
+        let specs = tool_specs(&ids);
+        assert_eq!(specs.len(), TOOL_NAMES.len());
+        let redact = specs.iter().find(|s| s.name == "redact_element").unwrap();
+        assert_eq!(
+            redact.parameters["properties"]["elementId"]["enum"],
+            json!(["c00000001", "b2"])
+        );
+        let many: Vec<String> = (0..=ENUM_IDS).map(|i| format!("b{i}")).collect();
+        let specs = tool_specs(&many);
+        assert!(
+            specs[0].parameters["properties"]["elementId"]
+                .get("enum")
+                .is_none()
+        );
+        // The bulk tools and the scan take no element.
+        let scan = specs.iter().find(|s| s.name == "scan_document").unwrap();
+        assert_eq!(scan.parameters["required"], json!(["query"]));
+    }
+
+    #[test]
+    fn the_context_is_the_selection_or_the_elements_up_to_the_limit() {
+        let long = "word ".repeat(100);
+        let html: String = (1..=40)
+            .map(|i| format!("<p data-canon-id=\"c{i:08x}\">{i} {long}</p>\n"))
+            .collect();
+        let doc = Document::parse(crate::Format::Html, html.as_bytes()).unwrap();
+        let all = context(&doc, None).unwrap();
+        assert!(all.chars().count() <= CONTEXT_CHARS + 200, "{}", all.len());
+        assert!(all.contains("[c00000001] <p> 1 word"));
+        assert!(all.contains("more elements not shown: use scan_document"));
+        let one = context(&doc, Some("c00000002")).unwrap();
+        assert!(one.starts_with("Selected element: [c00000002] <p> 2 word"));
+        assert!(context(&doc, Some("nope")).is_err());
+    }
+}
