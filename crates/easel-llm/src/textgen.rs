@@ -204,7 +204,7 @@ fn first_sentence(description: &str) -> &str {
     d[..end].trim_end()
 }
 
-/// Notices an answer stuck in a loop: the same piece (1 to 64 bytes) repeated back to back
+/// Notices an answer stuck in a loop: the same piece (1 to 160 bytes) repeated back to back
 /// until it spans at least 96 bytes, in at least 3 copies. Small models do this inside a tool
 /// call's string arguments and in answers that echo an error, and without a check they repeat
 /// until `max_tokens`, which on a local model is minutes; legitimate text rarely repeats one
@@ -216,7 +216,9 @@ pub struct RepeatGuard {
 
 impl RepeatGuard {
     const WINDOW: usize = 512;
-    const MAX_UNIT: usize = 64;
+    // A sentence said over and over is a loop too (the document agent's explanations did it
+    // with a 92-byte one); three copies of 160 bytes still fit the window.
+    const MAX_UNIT: usize = 160;
     const MIN_SPAN: usize = 96;
     const MIN_COPIES: usize = 3;
 
@@ -519,6 +521,17 @@ mod tests {
         let mut g = RepeatGuard::default();
         assert!(!g.push(&"-".repeat(40)));
         assert!(g.push(&"-".repeat(60)));
+        // A whole sentence said again and again.
+        let mut g = RepeatGuard::default();
+        let sentence = "The document is only able to call the tool, but the document is only able to call the tool. ";
+        assert!(!g.push(sentence) && !g.push(sentence));
+        assert!(g.push(sentence));
+        // Two different long sentences in turn are not one piece repeated.
+        let mut g = RepeatGuard::default();
+        let other = "Rent is due on the first day of each month, paid to the account the landlord names in writing. ";
+        for _ in 0..2 {
+            assert!(!g.push(sentence) && !g.push(other));
+        }
     }
 
     #[test]
