@@ -96,6 +96,10 @@ pub struct DocEditOutput {
     /// With `yes`: what was applied.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applied: Option<DocApplied>,
+    /// Why the agent stopped before its final answer (its `max_turns` ran out): the proposal is
+    /// what it made until then, and `yes` does not apply it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 /// Runs the document agent on `req` and returns its proposal; nothing in the vault changes
@@ -146,40 +150,51 @@ pub fn propose(
         tools,
         model,
     };
-    let finish = rt
-        .run(
-            RunRequest {
-                agent: DOC_AGENT.into(),
-                input: Some(req.instruction.clone()),
-                session: None,
-                model: req.model.clone(),
-                approvals: Approvals::Yes,
-                max_turns: req.max_turns,
-            },
-            emit,
-        )
-        .map_err(|e: AgentError| OpError::from_diagnose(&e))?;
-    let Finish::Done {
-        output,
-        session,
-        run,
-        ..
-    } = finish
-    else {
-        return Err(OpError::failure(
-            "the document agent stopped for an approval it never needs",
-        ));
+    let finished = rt.run(
+        RunRequest {
+            agent: DOC_AGENT.into(),
+            input: Some(req.instruction.clone()),
+            session: None,
+            model: req.model.clone(),
+            approvals: Approvals::Yes,
+            max_turns: req.max_turns,
+        },
+        emit,
+    );
+    let (output, session, run, stopped) = match finished {
+        Ok(Finish::Done {
+            output,
+            session,
+            run,
+            ..
+        }) => (output, session, run, None),
+        Ok(Finish::Waiting(_)) => {
+            return Err(OpError::failure(
+                "the document agent stopped for an approval it never needs",
+            ));
+        }
+        // The calls so far made a proposal worth reviewing; nothing was applied.
+        Err(AgentError::MaxTurns { turns, session }) => {
+            let why = format!("the agent made {turns} model calls without a final answer");
+            (String::new(), session, RunId::new().to_string(), Some(why))
+        }
+        Err(e) => return Err(OpError::from_diagnose(&e)),
     };
     drop(rt);
     let proposal = Arc::try_unwrap(shared)
         .ok()
         .and_then(|m| m.into_inner().ok())
         .ok_or_else(|| OpError::failure("the proposal is still in use after the run"))?;
+    let explanation = match &stopped {
+        Some(why) => format!("{why}; the proposal is what the agent made until then"),
+        None => output.trim().to_string(),
+    };
     Ok(DocEditOutput {
-        proposal: proposal.finish(output.trim()),
+        proposal: proposal.finish(explanation),
         session,
         run,
         applied: None,
+        stopped,
     })
 }
 
@@ -260,7 +275,7 @@ Example: {\"path\": \"Lease.html\", \"instruction\": \"redact every phone number
         };
         let scan = scanner(model.clone(), req.model.clone());
         let mut out = propose(ctx, model, &req, scan, &emit)?;
-        if input.yes == Some(true) && !out.proposal.operations.is_empty() {
+        if input.yes == Some(true) && !out.proposal.operations.is_empty() && out.stopped.is_none() {
             out.applied = Some(apply_proposal(ctx, &out)?);
         }
         Ok(out)

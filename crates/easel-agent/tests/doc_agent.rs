@@ -235,3 +235,28 @@ fn with_a_selection_the_agent_sees_only_that_element() {
     assert_eq!(err.kind.exit_code(), 3);
     assert!(s2.server.requests().is_empty());
 }
+
+#[test]
+fn an_agent_that_runs_out_of_turns_still_gives_its_proposal_and_nothing_is_applied() {
+    let s = setup(vec![
+        call("add_highlight", json!({"elementId": "c00000003"})),
+        call(
+            "add_comment",
+            json!({"elementId": "c00000003", "comment": "check"}),
+        ),
+    ]);
+    let ctx = Ctx::new(s.vault.clone(), Actor::cli());
+    let m = model(&s);
+    let scan = doc_agent::scanner(m.clone(), None);
+    let mut req = request("highlight the rent");
+    req.max_turns = Some(2);
+    let out = doc_agent::propose(&ctx, m, &req, scan, &|_| {}).unwrap();
+    assert_eq!(out.proposal.operations.len(), 2);
+    let stopped = out.stopped.clone().unwrap();
+    assert!(stopped.contains("2 model calls"), "{stopped}");
+    assert!(out.proposal.explanation.contains("until then"));
+    assert_eq!(
+        std::fs::read_to_string(s.dir.path().join("Lease.html")).unwrap(),
+        LEASE
+    );
+}

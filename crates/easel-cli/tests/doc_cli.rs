@@ -407,6 +407,8 @@ fn edit_on_the_embedded_model_ends_with_a_well_formed_proposal() {
     assert!(out.status.success(), "{stderr}");
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["path"], "Lease.html");
+    // Whether it answered or ran out of turns, the proposal is there and nothing applied.
+    assert!(r.get("applied").is_none());
     for op in r["operations"].as_array().unwrap() {
         let tool = op["tool"].as_str().unwrap();
         assert!(easel_docedit::proposal::TOOL_NAMES.contains(&tool), "{op}");

@@ -213,7 +213,7 @@ fn edit(ctx: &Ctx, out: &Output, input: DocEditInput) -> anyhow::Result<()> {
     };
     let scan = doc_agent::scanner(model.clone(), req.model.clone());
     let mut r: DocEditOutput = doc_agent::propose(ctx, model, &req, scan, &emit)?;
-    if yes && !r.proposal.operations.is_empty() {
+    if yes && !r.proposal.operations.is_empty() && r.stopped.is_none() {
         r.applied = Some(doc_agent::apply_proposal(ctx, &r)?);
     }
     out.emit(&r, |r| {
@@ -235,6 +235,10 @@ fn edit(ctx: &Ctx, out: &Output, input: DocEditInput) -> anyhow::Result<()> {
         }
         match &r.applied {
             Some(a) => print_applied(a),
+            None if r.stopped.is_some() => outln!(
+                "nothing changed: the agent did not finish; review the proposal, then run 'easel doc apply {} --ops FILE' with the --json output saved",
+                r.proposal.path
+            ),
             None => outln!(
                 "nothing changed yet: run again with --yes, or save the --json output and run 'easel doc apply {} --ops FILE'",
                 r.proposal.path
