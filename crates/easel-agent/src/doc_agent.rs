@@ -288,9 +288,7 @@ pub fn scanner(model: Arc<dyn Model>, model_name: Option<String>) -> Scan {
     Arc::new(move |proposal: &Proposal, query: &str| {
         let name = model_name.clone().unwrap_or_else(|| model.default_model());
         let mut ask = |prompt: &str| -> Result<String, OpError> {
-            let mut req = easel_llm::Request::prompt(prompt.to_string());
-            req.sampling.temperature = Some(0.0);
-            req.max_tokens = Some(96);
+            let req = easel_docedit::semantic::judge_request(prompt);
             model
                 .respond(&name, req, &mut |_| {})
                 .map(|r| r.text)

@@ -12,6 +12,15 @@ use crate::scan::{self, Query, ScanMatch};
 /// How many characters of element text one model call judges.
 pub const BATCH_CHARS: usize = 3_000;
 
+/// The request for one batch: greedy (the same elements judged the same way every time) and
+/// short, since the answer is a list of ids.
+pub fn judge_request(prompt: &str) -> easel_llm::Request {
+    let mut req = easel_llm::Request::prompt(prompt.to_string());
+    req.sampling.temperature = Some(0.0);
+    req.max_tokens = Some(96);
+    req
+}
+
 /// The elements `query` concerns: the deterministic scanner for what it recognises, else
 /// `ask` (one prompt in, the model's answer out) over batches of elements.
 pub fn scan_elements(

@@ -31,51 +31,12 @@ const GIVEN: &[&str] = &[
     "section",
     "article",
 ];
-/// Blocks that own the text inside them (the nearest one around a text is its owner).
-const BLOCKS: &[&str] = &[
-    "p",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "li",
-    "td",
-    "th",
-    "blockquote",
-    "figcaption",
-    "caption",
-    "pre",
-    "dt",
-    "dd",
-    "div",
-    "section",
-    "article",
-    "ul",
-    "ol",
-    "dl",
-    "table",
-    "tr",
-    "tbody",
-    "thead",
-    "tfoot",
-    "figure",
-    "header",
-    "footer",
-    "main",
-    "nav",
-    "aside",
-    "form",
-    "fieldset",
-    "details",
-    "summary",
-    "address",
-    "body",
-    "html",
-    "hgroup",
-    "menu",
-    "dialog",
+/// Blocks that hold other blocks: with `GIVEN`, the blocks that own the text inside them (the
+/// nearest one around a text is its owner).
+const CONTAINERS: &[&str] = &[
+    "ul", "ol", "dl", "table", "tr", "tbody", "thead", "tfoot", "figure", "header", "footer",
+    "main", "nav", "aside", "form", "fieldset", "details", "summary", "address", "body", "html",
+    "hgroup", "menu", "dialog",
 ];
 
 /// Gives every block-level element with its own text a `data-canon-id` (`c` + 8 hex digits,
@@ -92,7 +53,8 @@ pub fn add_ids(text: &str) -> Result<IdsAdded, DocError> {
         }
         let mut node = h.tree.owner.get(i).copied().flatten();
         while let Some(n) = node {
-            if BLOCKS.contains(&h.tree.nodes[n].name.as_str()) {
+            let name = h.tree.nodes[n].name.as_str();
+            if GIVEN.contains(&name) || CONTAINERS.contains(&name) {
                 owns.insert(n);
                 break;
             }

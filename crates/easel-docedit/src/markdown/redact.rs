@@ -264,18 +264,29 @@ pub(crate) fn find_and_replace_all(
             what: find.to_string(),
         });
     }
-    let (touched, range) = touched(note, &changed);
+    let what = format!("find_and_replace_all '{find}' → '{replace}'");
+    bulk_applied(text, note, s, &changed, &what, Vec::new())
+}
+
+/// What a bulk edit gives: its splices applied, the elements it changed, and a summary that
+/// counts them after `what`.
+fn bulk_applied(
+    text: &str,
+    note: &Note,
+    s: Splices,
+    changed: &[Range<usize>],
+    what: &str,
+    redacted: Vec<String>,
+) -> Result<Applied, DocError> {
+    let (touched, range) = touched(note, changed);
     let n = touched.len();
-    let summary = format!(
-        "find_and_replace_all '{find}' → '{replace}' ({n} element{})",
-        if n == 1 { "" } else { "s" }
-    );
+    let summary = format!("{what} ({n} element{})", if n == 1 { "" } else { "s" });
     let (new, span) = s.apply(text, range)?;
     Ok(Applied {
         text: new,
         touched,
         span,
-        redacted: Vec::new(),
+        redacted,
         summary,
     })
 }
@@ -303,20 +314,8 @@ pub(crate) fn redact_all_matching(
             what: pattern.to_string(),
         });
     }
-    let (touched, range) = touched(note, &changed);
-    let n = touched.len();
-    let summary = format!(
-        "redact_all_matching '{pattern}' ({n} element{})",
-        if n == 1 { "" } else { "s" }
-    );
-    let (new, span) = s.apply(text, range)?;
-    Ok(Applied {
-        text: new,
-        touched,
-        span,
-        redacted: found,
-        summary,
-    })
+    let what = format!("redact_all_matching '{pattern}'");
+    bulk_applied(text, note, s, &changed, &what, found)
 }
 
 /// The blocks holding the changed ranges (the innermost one for each), and the range from the

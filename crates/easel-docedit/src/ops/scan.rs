@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
+use easel_llm::Event;
 use easel_llm::ops::Models;
-use easel_llm::{Event, Request};
 use easel_ops::{Ctx, Effect, Op, OpError};
 use futures_util::StreamExt;
 use schemars::JsonSchema;
@@ -68,9 +68,7 @@ Example: {\"path\": \"Lease.html\", \"query\": \"phone numbers\"}";
                 .model
                 .clone()
                 .unwrap_or_else(|| llm.config().default_model.clone());
-            let mut req = Request::prompt(prompt.to_string());
-            req.sampling.temperature = Some(0.0);
-            req.max_tokens = Some(96);
+            let req = crate::semantic::judge_request(prompt);
             models.block_on(async {
                 let mut events = llm.stream(Some(&model), req).await.map_err(OpError::from)?;
                 let mut text = String::new();
