@@ -62,6 +62,9 @@ pub enum Command {
     /// Serve the canvas tools to MCP clients (Claude Code, Claude Desktop, Cursor) over stdio,
     /// or over streamable HTTP at /mcp with --http.
     Mcp(McpArgs),
+    /// Open the vault in the browser: canvases, notes, documents and agents, served on loopback
+    /// with a fresh access token (the first line printed is the URL to open).
+    Serve(ServeArgs),
     /// Every operation of the catalogue: list them with their schemas, or run one with JSON
     /// arguments (the same operations MCP clients and agents get as tools).
     #[command(subcommand)]
@@ -117,6 +120,28 @@ pub struct McpArgs {
     /// Close an HTTP session after this many seconds without a request.
     #[arg(long, value_name = "SECS", default_value_t = 600, requires = "http")]
     pub session_idle: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 4747)]
+    pub port: u16,
+    /// The address to listen on; anything but loopback needs --allow-remote and --token.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// Open the URL in the default browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
+    /// Allow a non-loopback --host; needs --token.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// The access token (default: a fresh random one each launch).
+    #[arg(long, env = "EASEL_SERVE_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Another host name to accept in Host and Origin headers (repeatable).
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -58,6 +58,7 @@ fn classify(e: &anyhow::Error) -> Option<(String, ErrorKind)> {
         easel_code::board::BoardError,
         easel_mcp::ServeError,
         easel_http::GuardError,
+        easel_server::ServerError,
         easel_llm::LlmError,
         UsageError,
     );

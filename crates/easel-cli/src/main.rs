@@ -67,6 +67,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Undo { id, run } => cmd::ledger::undo(&vault, &out, id, run),
         Command::Code(c) => cmd::code::run(&out, c),
         Command::Mcp(args) => cmd::mcp::run(vault, args),
+        Command::Serve(args) => cmd::serve::run(vault, args),
         Command::Op(c) => cmd::op::run(vault, &registry::build(), &out, c),
         Command::Completions { .. } | Command::Man => Ok(()),
     }

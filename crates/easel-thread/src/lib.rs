@@ -35,7 +35,10 @@ pub use response::{
     ANSWER_COLOR, ERROR_COLOR, REWRITE_INTERVAL, ResponseError, ResponseWriter,
     UNREADABLE_PATIENCE, answer_rect, answer_text, error_text, fit_height,
 };
-pub use send::{ModelFailure, Piece, SendError, SendOptions, Sent, Target, load_context, send};
+pub use send::{
+    AnswerStarted, ModelFailure, Piece, SendError, SendOptions, Sent, Target, load_context, send,
+    send_with_start,
+};
 pub use source::{FileContent, FileProblem, FileSource, MemoryFiles, VaultFiles, image_media_type};
 pub use walk::{Index, Walk, walk};
 pub use watch::{AnswerFailure, Answerer, WatchError, WatchEvent, WatchOptions, watch};

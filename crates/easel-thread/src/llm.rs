@@ -119,11 +119,24 @@ impl Asker {
         cancel: &AtomicBool,
         on_text: &mut dyn FnMut(&str),
     ) -> Result<Sent, SendError> {
-        crate::send(
+        self.send_with_start(target, choices, cancel, &mut |_| {}, on_text)
+    }
+
+    /// [`Asker::send`], also telling `on_start` where the answer goes as soon as its node exists.
+    pub fn send_with_start(
+        &self,
+        target: Target<'_>,
+        choices: &Choices,
+        cancel: &AtomicBool,
+        on_start: &mut dyn FnMut(crate::AnswerStarted<'_>),
+        on_text: &mut dyn FnMut(&str),
+    ) -> Result<Sent, SendError> {
+        crate::send_with_start(
             target,
             &self.send_options(choices),
             cancel,
             |ctx| self.ask(ctx, choices, cancel),
+            on_start,
             on_text,
         )
     }

@@ -167,7 +167,17 @@ Example: {\"canvas\": \"Research.canvas\", \"node\": \"4d5e6f708192a3b4\", \"tem
                 ));
             }
         };
-        Ok(asker.send(target, &choices, &cancel, &mut on_text)?)
+        // A viewer learns where the answer goes before the first token, so it can show the
+        // text as it streams instead of waiting for the node's next write.
+        let mut on_start = |a: crate::AnswerStarted<'_>| {
+            if ctx.wants_events() {
+                ctx.emit(OpEvent::Data(serde_json::json!({
+                    "type": "answer_started", "canvas": &input.canvas,
+                    "node": a.node, "edge": a.edge, "model": a.model,
+                })));
+            }
+        };
+        Ok(asker.send_with_start(target, &choices, &cancel, &mut on_start, &mut on_text)?)
     }
 }
 

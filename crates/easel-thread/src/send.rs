@@ -141,6 +141,33 @@ pub fn send<S>(
 where
     S: Iterator<Item = Result<Piece, ModelFailure>>,
 {
+    send_with_start(target, options, cancel, ask, &mut |_| {}, on_text)
+}
+
+/// Where an answer is being written, as soon as its node exists (before the model is asked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnswerStarted<'a> {
+    /// The answer node's id.
+    pub node: &'a str,
+    /// The id of the edge from the asked node to the answer.
+    pub edge: &'a str,
+    /// The model that answers.
+    pub model: &'a str,
+}
+
+/// [`send`], also telling `on_start` where the answer goes, so a viewer can show the text as
+/// it streams, before the next write of the node.
+pub fn send_with_start<S>(
+    target: Target<'_>,
+    options: &SendOptions,
+    cancel: &AtomicBool,
+    ask: impl FnOnce(&Context) -> Result<S, ModelFailure>,
+    on_start: &mut dyn FnMut(AnswerStarted<'_>),
+    on_text: &mut dyn FnMut(&str),
+) -> Result<Sent, SendError>
+where
+    S: Iterator<Item = Result<Piece, ModelFailure>>,
+{
     let Target {
         vault,
         actor,
@@ -155,6 +182,11 @@ where
         .with_interval(options.interval)
         .with_patience(options.patience);
     let (node_id, edge_id) = (writer.node_id().to_owned(), writer.edge_id().to_owned());
+    on_start(AnswerStarted {
+        node: &node_id,
+        edge: &edge_id,
+        model: &context.model,
+    });
     let run = writer.run().to_owned();
     let mut text = String::new();
     let mut usage = None;

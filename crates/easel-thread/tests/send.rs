@@ -2,7 +2,7 @@
 //! answer, failures become error cards that keep what arrived, and an explicit model wins.
 #![allow(clippy::unwrap_used)]
 
-use easel_thread::{ModelFailure, Piece, SendError, SendOptions, Target, send};
+use easel_thread::{ModelFailure, Piece, SendError, SendOptions, Target, send, send_with_start};
 use easel_vault::Vault;
 use easel_vault::canvas::{Actor, load_canvas};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -74,6 +74,36 @@ fn the_streamed_answer_is_written_and_returned() {
         "{text}"
     );
     assert!(text.ends_with("---\n\n2 + 2 is 4."), "{text}");
+}
+
+#[test]
+fn the_answer_node_is_named_before_the_model_is_asked() {
+    let (_d, v) = vault();
+    let actor = Actor::new("thread");
+    let mut started = None;
+    let mut asked_after_start = false;
+    let sent = send_with_start(
+        target(&v, &actor),
+        &SendOptions::default(),
+        &AtomicBool::new(false),
+        |_| {
+            asked_after_start = true;
+            Ok(pieces(&["Four."]).into_iter())
+        },
+        &mut |a| {
+            // The node is on disk already when a viewer hears of it.
+            let (_, c, _) = load_canvas(&v, "chat").unwrap();
+            assert!(c.node(a.node).is_some());
+            started = Some((a.node.to_owned(), a.edge.to_owned(), a.model.to_owned()));
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert!(asked_after_start);
+    assert_eq!(
+        started,
+        Some((sent.node, sent.edge, "openai:gpt-4.1-mini".to_owned()))
+    );
 }
 
 #[test]

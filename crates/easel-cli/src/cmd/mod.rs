@@ -12,6 +12,7 @@ pub mod ledger;
 pub mod llm;
 pub mod mcp;
 pub mod op;
+pub mod serve;
 pub mod thread;
 
 use crate::failure::UsageError;

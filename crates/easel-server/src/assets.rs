@@ -1,0 +1,110 @@
+//! The web UI, built by `build.rs` and embedded: the bundle under `/assets/`, and the page
+//! shell for every other `GET` (`/`, `/canvas/{path}`, `/doc/{path}`, `/agent/{name}`, …).
+
+use crate::AppState;
+use crate::api::error_response;
+use axum::Router;
+use axum::extract::Path;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use easel_core::ErrorKind;
+
+struct Asset {
+    raw: &'static [u8],
+    gz: &'static [u8],
+    mime: &'static str,
+}
+
+macro_rules! asset {
+    ($name:literal, $mime:literal) => {
+        Asset {
+            raw: include_bytes!(concat!(env!("OUT_DIR"), "/web/", $name)),
+            gz: include_bytes!(concat!(env!("OUT_DIR"), "/web/", $name, ".gz")),
+            mime: $mime,
+        }
+    };
+}
+
+const APP_JS: Asset = asset!("app.js", "text/javascript; charset=utf-8");
+const APP_CSS: Asset = asset!("app.css", "text/css; charset=utf-8");
+const INDEX: Asset = asset!("index.html", "text/html; charset=utf-8");
+
+/// What the page may load and run: only this server's own script and styles, so a Markdown
+/// node that slipped a `<script>` or an `onerror=` past sanitising still runs nothing.
+const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data: blob:; media-src 'self'; connect-src 'self'; object-src 'none'; \
+frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/assets/{file}", get(asset))
+        .fallback(page)
+}
+
+/// The bundle's total size in bytes, compressed as browsers get it (for the size aim).
+pub fn bundle_gzipped_bytes() -> usize {
+    APP_JS.gz.len() + APP_CSS.gz.len() + INDEX.gz.len()
+}
+
+fn send(a: &Asset, headers: &HeaderMap, cache: &'static str) -> Response {
+    let gzip = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|e| e.trim().starts_with("gzip")));
+    let body = if gzip { a.gz } else { a.raw };
+    let mut resp = (StatusCode::OK, body).into_response();
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(a.mime));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if gzip {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    resp
+}
+
+async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Response {
+    let a = match file.as_str() {
+        "app.js" => &APP_JS,
+        "app.css" => &APP_CSS,
+        _ => {
+            return error_response(
+                ErrorKind::NotFound,
+                &format!("no asset '{file}'"),
+                "reload the page",
+            );
+        }
+    };
+    // A new binary may bring a new bundle under the same name: revalidate, never trust a cache.
+    send(a, &headers, "no-cache")
+}
+
+async fn page(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    if uri.path().starts_with("/api/") {
+        return error_response(
+            ErrorKind::NotFound,
+            &format!("no endpoint {} {}", method, uri.path()),
+            "the API is `GET /api/ops`, `POST /api/ops/{name}`, `GET /api/events`, `GET /api/files/{path}` and `POST /api/runs/{run}/cancel`",
+        );
+    }
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, "pages are read with GET").into_response();
+    }
+    let mut resp = send(&INDEX, &headers, "no-store");
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(PAGE_POLICY),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    resp
+}
