@@ -11,6 +11,7 @@ use axum::routing::get;
 use easel_core::ErrorKind;
 
 struct Asset {
+    name: Option<&'static str>,
     raw: &'static [u8],
     gz: &'static [u8],
     mime: &'static str,
@@ -19,6 +20,7 @@ struct Asset {
 macro_rules! asset {
     ($name:literal, $mime:literal) => {
         Asset {
+            name: Some($name),
             raw: include_bytes!(concat!(env!("OUT_DIR"), "/web/", $name)),
             gz: include_bytes!(concat!(env!("OUT_DIR"), "/web/", $name, ".gz")),
             mime: $mime,
@@ -47,7 +49,24 @@ pub fn bundle_gzipped_bytes() -> usize {
     APP_JS.gz.len() + APP_CSS.gz.len() + INDEX.gz.len()
 }
 
+/// `EASEL_WEB_DIR=DIR` serves the bundle from `DIR` (what `node build.mjs --outdir DIR` wrote)
+/// instead of the embedded one, read on every request: front-end work without rebuilding the
+/// binary.
+fn from_dir(name: &str) -> Option<Vec<u8>> {
+    let dir = std::env::var_os("EASEL_WEB_DIR")?;
+    std::fs::read(std::path::Path::new(&dir).join(name)).ok()
+}
+
 fn send(a: &Asset, headers: &HeaderMap, cache: &'static str) -> Response {
+    if let Some(name) = a.name
+        && let Some(body) = from_dir(name)
+    {
+        let mut resp = (StatusCode::OK, body).into_response();
+        let h = resp.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(a.mime));
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        return resp;
+    }
     let gzip = headers
         .get(header::ACCEPT_ENCODING)
         .and_then(|v| v.to_str().ok())

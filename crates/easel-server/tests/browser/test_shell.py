@@ -1,0 +1,49 @@
+"""The shell: the token becomes a cookie, the vault panel lists the vault, and nothing loads
+from outside the server."""
+
+import urllib.request
+import urllib.error
+
+from conftest import wait_until
+
+
+def test_the_token_url_logs_in_and_leaves_the_address_bar(page, server):
+    assert "token=" not in page.url
+    cookies = page.context.cookies()
+    assert any(c["name"].startswith("easel_token_") and c["httpOnly"] for c in cookies)
+
+
+def test_the_vault_panel_lists_canvases_and_notes(page, server):
+    nav = page.get_by_role("navigation", name="Vault")
+    nav.get_by_role("link", name="Research.canvas").wait_for()
+    assert nav.get_by_role("link", name="notes/Reading list.md").is_visible()
+    assert nav.get_by_role("link", name="boards/Project plan.canvas").is_visible()
+
+
+def test_a_file_created_on_disk_appears_in_the_panel(page, server):
+    nav = page.get_by_role("navigation", name="Vault")
+    nav.get_by_role("link", name="Research.canvas").wait_for()
+    (server.vault / "Fresh.canvas").write_text('{"nodes":[],"edges":[]}')
+    nav.get_by_role("link", name="Fresh.canvas").wait_for(timeout=5000)
+
+
+def test_the_api_refuses_a_request_without_the_token(server):
+    req = urllib.request.Request(
+        f"{server.base}/api/ops/canvas_list", data=b"{}", headers={"content-type": "application/json"}
+    )
+    try:
+        urllib.request.urlopen(req, timeout=10)
+        raise AssertionError("the request went through")
+    except urllib.error.HTTPError as e:
+        assert e.code == 401
+
+
+def test_every_request_the_page_makes_goes_to_the_server(browser, server):
+    context = browser.new_context()
+    pg = context.new_page()
+    seen = []
+    pg.on("request", lambda r: seen.append(r.url))
+    pg.goto(server.url)
+    pg.get_by_role("link", name="Research.canvas").wait_for()
+    context.close()
+    assert seen and all(u.startswith(server.base) for u in seen), seen
