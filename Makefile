@@ -2,14 +2,14 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
 	scripts/demo.sh
 
 ## test: everything CI runs
-test: deps fmt lint unit doc-tests mcp-client
+test: deps fmt lint unit doc-tests mcp-client browser
 
 deps:
 	scripts/install-deps.sh
@@ -66,6 +66,10 @@ fuzz:
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:
 	scripts/bench-code.sh
+
+## browser: drive `easel serve`'s web UI in headless Chromium (Debian's) with Playwright
+browser:
+	scripts/browser-tests.sh
 
 ## mcp-client: drive `easel mcp` with the official MCP Python SDK (venv in target/mcp-venv)
 mcp-client:

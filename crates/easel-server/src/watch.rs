@@ -81,6 +81,30 @@ pub(crate) fn start(vault: &Vault, hub: Hub) -> Result<Watching, ServerError> {
     Ok(Watching { _watcher: watcher })
 }
 
+/// The files under `dir`, up to a bound (a folder moved into the vault may be large).
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    const MAX: usize = 2000;
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+            if out.len() >= MAX {
+                return out;
+            }
+        }
+    }
+    out
+}
+
 /// Gathers paths until the vault is quiet for a moment, then publishes each file whose content
 /// changed; ends when the watcher is dropped.
 fn publish_changes(root: &Path, rx: &mpsc::Receiver<PathBuf>, hub: &Hub) {
@@ -93,6 +117,12 @@ fn publish_changes(root: &Path, rx: &mpsc::Receiver<PathBuf>, hub: &Hub) {
             && let Ok(p) = rx.recv_timeout(QUIET)
         {
             batch.insert(p);
+        }
+        // A folder made with files in it at once: the files may be written before the watch
+        // on the new folder is in place, so they are looked for.
+        let folders: Vec<PathBuf> = batch.iter().filter(|p| p.is_dir()).cloned().collect();
+        for dir in folders {
+            batch.extend(files_in(&dir));
         }
         for path in batch {
             let Some(rel) = relative(root, &path) else {
