@@ -200,3 +200,132 @@ def test_a_failing_run_says_what_went_wrong_and_what_to_do(page, server, model):
     assert err.locator(".error-message").inner_text().strip()
     assert err.locator(".error-hint").inner_text().strip()
     page.get_by_role("button", name="Send").wait_for()
+
+
+# The agent editor.
+
+WORD_COUNT = """module.exports = {
+  name: 'word_count',
+  description: 'Count the words of a text',
+  parameters: { text: { type: 'string', description: 'The text' } },
+  execute: async ({ text }) => text.split(/\\s+/).filter(Boolean).length,
+};
+"""
+
+
+def read_agent(server, name):
+    """The agent file as Easel reads it: frontmatter (every key) and body."""
+    note = server.op("note_read", {"path": f".easel/agents/{name}.md"})
+    return note["frontmatter"], note["body"]
+
+
+def open_editor(page, server, name=""):
+    page.goto(f"{server.base}/agent-edit/{name}")
+    # The catalogue is in once the first area of operations is listed.
+    page.get_by_role("group", name="Operations: canvas").wait_for()
+    if name:
+        page.locator(f"main.agent-editor[data-agent='{name}']:not([data-rev=''])").wait_for()
+
+
+def test_the_editor_creates_an_agent_file(page, server):
+    open_editor(page, server)
+    page.get_by_label("Name").fill("researcher")
+    page.get_by_label("Description").fill("Finds and summarises notes")
+    page.get_by_label("Model").select_option("local:smollm2")
+    page.get_by_label("Instructions").fill("You find notes and summarise them.\n")
+    page.get_by_label("Use the default tools").uncheck()
+    ops = page.get_by_role("group", name="Operations: note")
+    ops.get_by_label("note_write").check()
+    page.get_by_role("group", name="Handoffs").get_by_label("writer").check()
+    page.get_by_role("group", name="Agents as tools").get_by_label("triage").check()
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("status").wait_for()
+    assert page.url.endswith("/agent-edit/researcher")
+
+    fm, body = read_agent(server, "researcher")
+    read_only = sorted(o["name"] for o in server_ops(server) if o["effect"] == "read")
+    assert fm["name"] == "researcher"
+    assert fm["description"] == "Finds and summarises notes"
+    assert fm["model"] == "local:smollm2"
+    assert sorted(fm["tools"]) == sorted(read_only + ["note_write"])
+    assert fm["handoffs"] == ["writer"]
+    assert fm["agents_as_tools"] == ["triage"]
+    assert body.strip() == "You find notes and summarise them."
+    agents = {a["name"]: a for a in server.op("agent_list")["agents"]}
+    assert agents["researcher"]["handoffs"] == ["writer"]
+    # The chat is one link away.
+    page.get_by_role("link", name="Open chat").click()
+    page.locator("main.chat[data-agent='researcher']").wait_for()
+
+
+def server_ops(server):
+    import urllib.request
+
+    req = urllib.request.Request(f"{server.base}/api/ops", headers={"authorization": f"Bearer {server.token}"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())["operations"]
+
+
+def test_the_editor_changes_an_agent_and_keeps_its_unknown_keys(page, server):
+    before_fm, before_body = read_agent(server, "writer")
+    open_editor(page, server, "writer")
+    assert page.get_by_label("Description").input_value() == "Writes notes"
+    notes = page.get_by_role("group", name="Operations: note")
+    assert notes.get_by_label("note_write").is_checked() and notes.get_by_label("note_read").is_checked()
+    assert page.get_by_role("button", name="Save").is_disabled()
+    page.get_by_label("Description").fill("Writes and tidies notes")
+    notes.get_by_label("note_read").uncheck()
+    page.get_by_role("group", name="Handoffs").get_by_label("triage").check()
+    page.get_by_role("button", name="Save").click()
+    page.get_by_role("status").wait_for()
+
+    fm, body = read_agent(server, "writer")
+    assert fm == {
+        **before_fm,
+        "description": "Writes and tidies notes",
+        "tools": ["note_write"],
+        "handoffs": ["triage"],
+    }
+    assert fm["color"] == "teal"
+    assert body == before_body
+    # Saved once, and the page now holds the new revision.
+    rev = server.op("note_read", {"path": ".easel/agents/writer.md"})["rev"]
+    page.locator(f"main.agent-editor[data-rev='{rev}']").wait_for()
+
+
+def test_the_editor_refuses_to_overwrite_a_file_changed_meanwhile(page, server):
+    open_editor(page, server, "writer")
+    path = server.vault / ".easel" / "agents" / "writer.md"
+    path.write_text(WRITER.replace("Writes notes", "Changed in Obsidian"))
+    page.get_by_text("The agent file changed on disk").wait_for()
+    page.get_by_label("Description").fill("My edit")
+    page.get_by_role("button", name="Save").click()
+    err = page.locator(".agent-editor > .error .error-hint")
+    err.wait_for()
+    assert err.inner_text().strip()
+    assert "Changed in Obsidian" in path.read_text() and "My edit" not in path.read_text()
+    page.get_by_role("button", name="Reload").click()
+    page.wait_for_function("document.querySelector('input[placeholder^=\"What it does\"]').value === 'Changed in Obsidian'")
+
+
+def test_script_tools_are_listed_with_their_source_and_can_be_tried(page, server):
+    tools = server.vault / ".easel" / "tools"
+    tools.mkdir(parents=True, exist_ok=True)
+    (tools / "word_count.js").write_text(WORD_COUNT)
+    open_editor(page, server, "writer")
+    page.get_by_role("group", name="Script tools").get_by_label("word_count").wait_for()
+    card = page.locator(".script-tool[data-tool='word_count']")
+    card.locator("summary").click()
+    assert "text.split" in card.locator(".tool-source").inner_text()
+    card.get_by_label("Arguments for word_count").fill('{"text": "one two three"}')
+    card.get_by_role("button", name="Try it").click()
+    out = card.locator(".try-output")
+    out.wait_for()
+    assert out.inner_text().strip() == "3"
+
+
+def test_the_chat_links_to_the_editor(page, server):
+    open_chat(page, server, "triage")
+    page.get_by_role("link", name="Edit agent").click()
+    page.locator("main.agent-editor[data-agent='triage']").wait_for()
+    assert page.get_by_role("group", name="Handoffs").get_by_label("writer").is_checked()
