@@ -19,6 +19,7 @@ pub mod ops;
 mod permission;
 mod run_ops;
 mod runner;
+mod save;
 #[doc(hidden)]
 pub mod script;
 #[doc(hidden)]
@@ -26,6 +27,7 @@ pub mod scripted;
 mod session;
 mod setup;
 mod tool;
+mod tool_ops;
 mod tools_dir;
 mod toolset;
 

@@ -1,4 +1,5 @@
-//! The agent file operations: `agent_list`, `agent_show`, `agent_new`.
+//! The agent file operations: `agent_list`, `agent_show`, `agent_new` (and, in their own
+//! modules, `agent_save`, `agent_tool_list` and `agent_tool_call`).
 //!
 //! They read agent files against the tool names of the Registry they are registered in (so
 //! that `tools: [Read]` is reported as `note_read`, and an unknown tool as a warning), and the
@@ -23,9 +24,15 @@ impl ToolNames {
     pub fn of(registry: &Registry) -> ToolNames {
         let mut names: BTreeSet<String> = registry.infos().map(|i| i.name.clone()).collect();
         names.extend(
-            [AgentList::NAME, AgentShow::NAME, AgentNew::NAME]
-                .iter()
-                .map(|s| (*s).to_string()),
+            [
+                AgentList::NAME,
+                AgentShow::NAME,
+                AgentNew::NAME,
+                crate::save::AgentSave::NAME,
+                crate::tool_ops::AgentToolList::NAME,
+            ]
+            .iter()
+            .map(|s| (*s).to_string()),
         );
         ToolNames(Arc::new(names))
     }
@@ -57,13 +64,19 @@ fn script_tool_exists(vault: &Vault, name: &str) -> bool {
         })
 }
 
-/// Registers `agent_list`, `agent_show` and `agent_new`. Call it after every other operation
+/// Registers `agent_list`, `agent_show`, `agent_new`, `agent_save`, `agent_tool_list` and
+/// `agent_tool_call`. Call it after every other operation
 /// is registered: the names the registry holds now are the operations agent files may name.
 pub fn register_files_ops(registry: &mut Registry) {
     let names = ToolNames::of(registry);
+    // A tried tool's ctx.call reaches the operations registered so far (read-only ones).
+    let for_tools = registry.clone();
     registry
         .register(AgentList(names.clone()))
         .register(AgentShow(names.clone()))
+        .register(crate::save::AgentSave(names.clone()))
+        .register(crate::tool_ops::AgentToolList)
+        .register(crate::tool_ops::AgentToolCall::new(for_tools))
         .register(AgentNew(names));
 }
 

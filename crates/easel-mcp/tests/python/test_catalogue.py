@@ -1,6 +1,7 @@
-"""Every registered operation is the same over MCP and on the shell: the same name, schema and
-effect in `tools/list` and `easel op list`, and the same JSON from an MCP call and from
-`easel --json op run` on identical copies of a fixture vault."""
+"""Every registered operation is the same over MCP, over HTTP and on the shell: the same name,
+schema and effect in `tools/list` and `easel op list`, and the same JSON from an MCP call, from
+`POST /api/ops/{name}` of `easel serve` and from `easel --json op run` on identical copies of a
+fixture vault."""
 
 import http.server
 import json
@@ -8,6 +9,8 @@ import re
 import shutil
 import subprocess
 import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -72,6 +75,10 @@ CASES = {
     "agent_list": {},
     "agent_show": {"name": "reviewer"},
     "agent_new": {"name": "scribe", "description": "Writes things down", "tools": ["note_read"]},
+    # The editor's save keeps the gardener's other keys; a script tool of the fixture, tried.
+    "agent_save": {"name": "gardener", "description": "Tends the garden", "tools": ["note_read"]},
+    "agent_tool_list": {},
+    "agent_tool_call": {"name": "word_count", "arguments": {"text": "one two three"}},
     # The agent's model is a local server that always answers "Done." (below): the same
     # answer on both sides.
     "agent_run": {"agent": "gardener", "input": "Say hello"},
@@ -152,6 +159,11 @@ def agents(root):
     (root / ".easel" / "agents" / "gardener.md").write_text(
         "---\ndescription: Tends the garden note\nmodel: openai-compat:done\n"
         "tools: [note_read, note_append]\n---\nYou keep the garden note.\n")
+    (root / ".easel" / "tools").mkdir()
+    (root / ".easel" / "tools" / "word_count.js").write_text(
+        "module.exports = { name: 'word_count', description: 'Count words',\n"
+        "  parameters: { text: { type: 'string' } }, effect: 'read',\n"
+        "  execute: async ({ text }) => text.split(/\\s+/).filter(Boolean).length };\n")
     sessions = root / ".easel" / "sessions"
     sessions.mkdir()
     call = {"id": "call_1", "name": "note_append", "arguments": json.dumps(WAITING["arguments"])}
@@ -248,12 +260,34 @@ async def test_tool_list_and_op_list_agree(easel, tmp_path):
         assert a.idempotent_hint == op["idempotent"], name
 
 
+def http_call(easel, vault, name, args):
+    """The operation over `easel serve`'s API (DESIGN.md section 15): status and JSON body."""
+    proc = subprocess.Popen([easel, "--vault", str(vault), "serve", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline().strip()
+        assert line.startswith("Easel at "), (line, proc.stderr.read() if proc.poll() else "")
+        base, _, token = line.removeprefix("Easel at ").partition("/?token=")
+        req = urllib.request.Request(
+            f"{base}/api/ops/{name}", data=json.dumps(args).encode(), method="POST",
+            headers={"content-type": "application/json", "authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(req, timeout=300) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-async def test_shell_and_mcp_give_the_same_json(name, easel, tmp_path):
+async def test_shell_mcp_and_http_give_the_same_json(name, easel, tmp_path):
     args = CASES[name]
-    shell_vault, mcp_vault = tmp_path / "shell", tmp_path / "mcp"
+    shell_vault, mcp_vault, http_vault = tmp_path / "shell", tmp_path / "mcp", tmp_path / "http"
     fixture(shell_vault, easel)
     shutil.copytree(shell_vault, mcp_vault, copy_function=shutil.copy2)
+    shutil.copytree(shell_vault, http_vault, copy_function=shutil.copy2)
     run = subprocess.run(
         [easel, "--vault", str(shell_vault), "--json", "op", "run", name, "--args", json.dumps(args)],
         capture_output=True, text=True)
@@ -261,10 +295,14 @@ async def test_shell_and_mcp_give_the_same_json(name, easel, tmp_path):
     async with session("stdio", easel, mcp_vault) as s:
         res = await s.call_tool(name, args)
     assert not res.is_error, res.content[0].text
+    status, http = http_call(easel, http_vault, name, args)
+    assert status == 200, http
     shell, mcp = json.loads(run.stdout), json.loads(res.content[0].text)
     volatile = VOLATILE | VOLATILE_BY_OP.get(name, set())
     assert strip(shell, volatile) == strip(mcp, volatile)
+    assert strip(shell, volatile) == strip(http, volatile)
     # And the vaults were changed alike.
     for f in ("Board.canvas", "Garden.md", "Lease.html"):
-        a, b = shell_vault / f, mcp_vault / f
+        a, b, c = shell_vault / f, mcp_vault / f, http_vault / f
         assert file_state(a, name) == file_state(b, name), f
+        assert file_state(a, name) == file_state(c, name), f

@@ -25,6 +25,7 @@ TOOLS = {
     "canvas_layout", "canvas_import", "canvas_export", "canvas_batch", "canvas_new",
     "thread_context", "thread_send",
     "agent_list", "agent_show", "agent_new", "agent_run", "agent_approve",
+    "agent_save", "agent_tool_list", "agent_tool_call",
     "doc_show", "doc_ids", "doc_scan", "doc_replace_text", "doc_redact_element",
     "doc_add_highlight", "doc_add_comment", "doc_delete_element", "doc_find_and_replace_all",
     "doc_redact_all_matching", "doc_apply", "doc_finalize", "doc_import", "doc_edit",
@@ -35,6 +36,7 @@ WRITE_TOOLS = {
     "canvas_remove_node", "canvas_add_edge", "canvas_update_edge", "canvas_remove_edge",
     "doc_replace_text", "doc_redact_element", "doc_add_highlight", "doc_add_comment",
     "doc_delete_element", "doc_find_and_replace_all", "doc_redact_all_matching", "doc_apply",
+    "agent_save",
 }
 
 
