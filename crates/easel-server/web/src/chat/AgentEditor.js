@@ -49,6 +49,7 @@ export function AgentEditor({ name: initial }) {
   const [llm, setLlm] = useState(null);
   const [catalogue, setCatalogue] = useState([]);
   const [scripts, setScripts] = useState(null);
+  const [scriptProblems, setScriptProblems] = useState([]);
   const [scriptError, setScriptError] = useState(null);
   const [error, setError] = useState(null);
   const [saved, setSaved] = useState(null);
@@ -83,7 +84,10 @@ export function AgentEditor({ name: initial }) {
       .then((r) => setCatalogue(r.operations ?? []))
       .catch(() => setError({ message: 'the operation catalogue could not be loaded', hint: 'reload the page' }));
     op('agent_tool_list', {})
-      .then((r) => setScripts(r.tools ?? []))
+      .then((r) => {
+        setScripts(r.tools ?? []);
+        setScriptProblems(r.problems ?? []);
+      })
       .catch((e) => setScriptError(e));
   }, []);
 
@@ -170,6 +174,6 @@ export function AgentEditor({ name: initial }) {
         ${!saved && dirty && !isNew && html`<span class="note">Unsaved changes</span>`}
       </div>
     </form>
-    <${ScriptTools} tools=${scripts} error=${scriptError} />
+    <${ScriptTools} tools=${scripts} problems=${scriptProblems} error=${scriptError} />
   </main>`;
 }

@@ -40,7 +40,6 @@ function ScriptTool({ tool }) {
       setBusy(false);
     }
   };
-  const output = result && ('output' in result ? result.output : result);
   return html`<div class="script-tool" data-tool=${tool.name}>
     <div><strong>${tool.name}</strong> <small>${tool.path ?? ''}</small></div>
     <p>${tool.description ?? ''}</p>
@@ -54,14 +53,18 @@ function ScriptTool({ tool }) {
     </label>
     <button type="button" onClick=${tryIt} disabled=${busy}>Try it</button>
     <${ErrorNote} error=${error} />
-    ${result !== null && html`<pre class="try-output">${typeof output === 'string' ? output : JSON.stringify(output, null, 2)}</pre>`}
+    ${result !== null &&
+    html`<pre class=${'try-output' + (result.is_error ? ' failed' : '')}>${typeof result.output === 'string' ? result.output : JSON.stringify(result.output, null, 2)}</pre>`}
   </div>`;
 }
 
-export function ScriptTools({ tools, error }) {
+export function ScriptTools({ tools, problems, error }) {
   return html`<section class="script-tools" aria-label="Script tools">
     <h2>Script tools</h2>
     <${ErrorNote} error=${error} />
+    ${(problems ?? []).map(
+      (p) => html`<p class="error">${p.path ?? p.name ?? 'a tool file'}: ${p.reason ?? p.message ?? JSON.stringify(p)}<br /><small>fix the file; the other tools still load</small></p>`,
+    )}
     ${tools && tools.length === 0 && html`<p class="note">No script tools yet: a script tool is a JavaScript file in .easel/tools/, such as .easel/tools/word_count.js.</p>`}
     ${(tools ?? []).map((t) => html`<${ScriptTool} key=${t.name} tool=${t} />`)}
   </section>`;

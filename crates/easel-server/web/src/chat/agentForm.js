@@ -35,7 +35,8 @@ export function saveArgs(form, loaded, rev) {
   const base = loaded ?? formOf(form.name, null);
   const isNew = !loaded;
   if (isNew || form.description !== base.description) args.description = form.description;
-  if (form.model !== base.model && form.model) args.model = form.model;
+  // An empty model removes the key: the agent follows the configured default again.
+  if (form.model !== base.model && (form.model || !isNew)) args.model = form.model;
   if (isNew || form.instructions !== base.instructions) args.instructions = form.instructions;
   if (form.tools !== null && !same(form.tools, base.tools)) args.tools = form.tools;
   if (!same(form.handoffs, base.handoffs) && (form.handoffs.length || !isNew)) args.handoffs = form.handoffs;
