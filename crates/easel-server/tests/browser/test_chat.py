@@ -177,6 +177,26 @@ def test_a_session_reopened_from_the_list_shows_its_messages_and_continues(page,
     assert session_files(server.vault) == [f"{session}.jsonl"]
 
 
+def test_a_waiting_session_reopened_after_a_reload_can_still_be_approved(page, server, model):
+    model.push(call("note_write", {"path": "later.md", "content": "Approved later"}), text("Written after all."))
+    open_chat(page, server, "writer")
+    send(page, "Write later.md")
+    page.get_by_role("group", name="Approval for note_write").wait_for()
+    session = page.locator("main.chat").get_attribute("data-session")
+
+    page.reload()
+    page.locator("main.chat[data-agent='writer']").wait_for()
+    assert transcript(page).locator(".msg").count() == 0
+    entry = page.get_by_role("complementary", name="Sessions").locator(f"button[data-session='{session}']")
+    entry.locator(".badge", has_text="waiting").wait_for()
+    entry.click()
+    approval = page.get_by_role("group", name="Approval for note_write")
+    approval.get_by_role("button", name="Approve").click()
+    transcript(page).locator(".msg.agent .md", has_text="Written after all.").wait_for()
+    assert (server.vault / "later.md").read_text().rstrip("\n") == "Approved later"
+    assert not (server.vault / ".easel" / "sessions" / f"{session}.waiting.json").exists()
+
+
 def test_stop_cancels_a_running_turn_and_keeps_its_text(page, server, model):
     gate = threading.Event()
     model.push(held("Partial answer that goes on and on.", gate))
@@ -325,7 +345,10 @@ def test_script_tools_are_listed_with_their_source_and_can_be_tried(page, server
 
 
 def test_the_chat_links_to_the_editor(page, server):
-    open_chat(page, server, "triage")
+    open_chat(page, server, "writer")
+    page.get_by_label("Agent", exact=True).select_option("triage")
+    page.locator("main.chat[data-agent='triage']").wait_for()
+    assert page.url.endswith("/agent/triage")
     page.get_by_role("link", name="Edit agent").click()
     page.locator("main.agent-editor[data-agent='triage']").wait_for()
     assert page.get_by_role("group", name="Handoffs").get_by_label("writer").is_checked()

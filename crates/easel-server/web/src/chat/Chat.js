@@ -147,7 +147,7 @@ export function Chat({ name }) {
   return html`<main class="chat" data-agent=${agent} data-session=${session ?? ''} data-running=${running ? 'true' : 'false'}>
     <header class="chat-head">
       <label>Agent
-        <select value=${agent} onChange=${(e) => choose(e.currentTarget.value)} disabled=${!!running}>
+        <select aria-label="Agent" value=${agent} onChange=${(e) => choose(e.currentTarget.value)} disabled=${!!running}>
           ${agent && !(agents ?? []).some((a) => a.name === agent) && html`<option value=${agent}>${agent}</option>`}
           ${(agents ?? []).map((a) => html`<option value=${a.name}>${a.name}</option>`)}
         </select>
