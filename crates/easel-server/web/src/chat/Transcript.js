@@ -1,5 +1,6 @@
 // How the transcript's entries look. Model and tool text is untrusted: final answers go through
 // renderMarkdown (sanitised), everything else is shown as text.
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { html } from '../html.js';
 import { renderMarkdown } from '../markdown.js';
 import { ErrorNote } from './ErrorNote.js';
@@ -68,7 +69,17 @@ function Entry({ e, busy, onAnswer }) {
 }
 
 export function Transcript({ entries, busy, onAnswer }) {
-  return html`<section class="transcript" aria-label="Conversation" aria-live="polite">
+  const box = useRef(null);
+  const pinned = useRef(true);
+  // Follow the answer as it grows, unless the reader scrolled up to read something older.
+  useLayoutEffect(() => {
+    if (pinned.current && box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [entries]);
+  const onScroll = (e) => {
+    const el = e.currentTarget;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+  };
+  return html`<section class="transcript" aria-label="Conversation" aria-live="polite" ref=${box} onScroll=${onScroll}>
     ${entries.length === 0 && html`<p class="note">Send a message to start. Reading runs freely; a change to the vault waits for your approval.</p>`}
     ${entries.map((e) => html`<${Entry} key=${e.key} e=${e} busy=${busy} onAnswer=${onAnswer} />`)}
   </section>`;
