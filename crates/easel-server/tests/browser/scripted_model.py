@@ -20,6 +20,11 @@ def text(t: str) -> dict:
     return {"text": t}
 
 
+def held(t: str, gate: threading.Event) -> dict:
+    """A text turn that streams its first word, then waits for `gate` to be set before the rest."""
+    return {"text": t, "hold": gate}
+
+
 def call(name: str, args: dict) -> dict:
     """A turn that calls one tool."""
     return {"calls": [(name, args)]}
@@ -58,14 +63,20 @@ class ScriptedModel:
                     self.end_headers()
                     self.wfile.write(msg)
                     return
-                out = "".join(f"data: {json.dumps(e)}\n\n" for e in owner._events(turn, n))
-                out += "data: [DONE]\n\n"
-                data = out.encode()
+                parts = [f"data: {json.dumps(e)}\n\n".encode() for e in owner._events(turn, n)]
+                parts.append(b"data: [DONE]\n\n")
+                data = b"".join(parts)
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")
                 self.send_header("content-length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                if "hold" in turn:
+                    self.wfile.write(parts[0])
+                    self.wfile.flush()
+                    turn["hold"].wait(30)
+                    self.wfile.write(b"".join(parts[1:]))
+                else:
+                    self.wfile.write(data)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
