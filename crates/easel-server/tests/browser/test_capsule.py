@@ -3,6 +3,7 @@ undone, edits by hand on a selected element, and changes on disk showing up. The
 talks to the scripted model server, so every run is the real `doc_edit` over the real wire."""
 
 import json
+import threading
 
 import pytest
 
@@ -15,9 +16,23 @@ LAST = "Every change Easel makes is recorded in `.easel/ledger.jsonl` and can be
 BLOCKS = "█" * 40  # a redaction leaves one █ a character, at most 40
 
 
+class GatedModel(ScriptedModel):
+    """A scripted model whose turns marked `gate` wait until the test opens the gate, so the
+    page can be seen while the document agent is still working."""
+
+    def __init__(self, turns):
+        super().__init__(turns)
+        self.gate = threading.Event()
+
+    def _events(self, turn, n):
+        if turn.get("gate"):
+            self.gate.wait(timeout=60)
+        return ScriptedModel._events(turn, n)
+
+
 @pytest.fixture
 def model():
-    m = ScriptedModel([])
+    m = GatedModel([])
     yield m
     m.stop()
 
@@ -72,6 +87,41 @@ def test_a_proposed_redaction_is_applied_then_undone_byte_for_byte(page, server,
     wait_until(lambda: (server.vault / NOTE).read_bytes() == original, what="the file back as it was")
     page.locator('[data-element-id="b2"]', has_text=PARAGRAPH).wait_for()
     page.get_by_role("region", name="Ledger").locator(".entry.undone", has_text="redact_element b2").wait_for()
+
+
+def test_progress_shows_the_agent_s_tool_calls_while_it_works(page, server, model):
+    model.push(call("redact_element", {"elementId": "b2"}), {**text("All done."), "gate": True})
+    open_doc(page, server)
+    page.get_by_role("textbox", name="Instruction").fill("redact the paragraph")
+    page.get_by_role("button", name="Propose edits").click()
+    progress = page.get_by_role("region", name="Instruction").get_by_role("status")
+    progress.get_by_text('redact_element({"elementId":"b2"})').wait_for()
+    assert "working" in progress.inner_text()
+    assert page.get_by_role("button", name="Stop").is_visible()
+    assert page.get_by_role("region", name="Proposal").count() == 0
+    model.gate.set()
+    page.get_by_role("region", name="Proposal").get_by_text("All done.").wait_for()
+    assert progress.count() == 0
+
+
+def test_stop_ends_the_agent_s_run_and_changes_nothing(page, server, model):
+    original = (server.vault / NOTE).read_bytes()
+    model.push(call("redact_element", {"elementId": "b2"}), {**text("Never sent."), "gate": True})
+    open_doc(page, server)
+    page.get_by_role("textbox", name="Instruction").fill("redact the paragraph")
+    page.get_by_role("button", name="Propose edits").click()
+    progress = page.get_by_role("region", name="Instruction").get_by_role("status")
+    progress.get_by_text("redact_element").wait_for()
+    page.get_by_role("button", name="Stop").click()
+    page.get_by_role("note").get_by_text("nothing was proposed or applied").wait_for()
+    assert progress.count() == 0
+    model.gate.set()
+    # The run, if the server finishes it anyway, must not bring its proposal back.
+    wait_until(lambda: model.left() == 0, what="the model's last turn taken")
+    page.get_by_role("button", name="Propose edits").wait_for()
+    assert page.get_by_role("region", name="Proposal").count() == 0
+    assert (server.vault / NOTE).read_bytes() == original
+    assert ledger_of(server) == []
 
 
 def test_discard_applies_nothing(page, server, model):

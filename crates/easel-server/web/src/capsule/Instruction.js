@@ -19,16 +19,9 @@ export function Instruction({ doc, selected, again, onProposal }) {
   const [run, setRun] = useState(null);
   const [progress, setProgress] = useState({ text: '', calls: [] });
   const [error, setError] = useState(null);
+  const [stopped, setStopped] = useState(false);
   const last = useRef(null);
-
-  useEffect(() => {
-    if (!run) return undefined;
-    return onEvent((e) => {
-      if (e.call !== run) return;
-      if (e.type === 'text_delta') setProgress((p) => ({ ...p, text: p.text + (e.delta ?? '') }));
-      else if (e.type === 'tool_call') setProgress((p) => ({ ...p, calls: [...p.calls, callText(e)] }));
-    });
-  }, [run]);
+  const abort = useRef(null);
 
   const propose = async (instruction, select) => {
     const id = newRunId();
@@ -36,17 +29,35 @@ export function Instruction({ doc, selected, again, onProposal }) {
     setRun(id);
     setProgress({ text: '', calls: [] });
     setError(null);
+    setStopped(false);
     const elements = doc.elements;
+    const ctl = new AbortController();
+    abort.current = ctl;
+    // Listen before the request goes out: the run's first events can come before a re-render.
+    const unlisten = onEvent((e) => {
+      if (e.call !== id) return;
+      if (e.type === 'text_delta') setProgress((p) => ({ ...p, text: p.text + (e.delta ?? '') }));
+      else if (e.type === 'tool_call') setProgress((p) => ({ ...p, calls: [...p.calls, callText(e)] }));
+    });
     try {
       const args = { path: doc.path, instruction };
       if (select) args.select = select;
-      const out = await op('doc_edit', args, { run: id });
+      const out = await op('doc_edit', args, { run: id, signal: ctl.signal });
       onProposal(out, elements);
     } catch (e) {
-      setError(e);
+      if (e.name === 'AbortError') setStopped(true);
+      else setError(e);
     } finally {
+      unlisten();
       setRun(null);
     }
+  };
+
+  // The server stops the run where it can; the page stops waiting either way, and a proposal
+  // that still arrives is dropped: a proposal applies nothing, so dropping it is safe.
+  const stop = () => {
+    cancelRun(run).catch(() => {});
+    abort.current?.abort();
   };
 
   useEffect(() => {
@@ -70,7 +81,7 @@ export function Instruction({ doc, selected, again, onProposal }) {
       ></textarea>
       <div class="row">
         <button type="submit" class="primary" disabled=${!!run || !text.trim()}>Propose edits</button>
-        ${run && html`<button type="button" onClick=${() => cancelRun(run)}>Stop</button>`}
+        ${run && html`<button type="button" onClick=${stop}>Stop</button>`}
         ${selected && html`<span class="muted">about <code>${selected}</code></span>`}
       </div>
     </form>
@@ -80,6 +91,7 @@ export function Instruction({ doc, selected, again, onProposal }) {
       ${progress.calls.length > 0 && html`<ul class="calls">${progress.calls.map((c) => html`<li><code>${c}</code></li>`)}</ul>`}
       ${progress.text && html`<p class="agent-text">${progress.text}</p>`}
     </div>`}
+    ${stopped && html`<p class="muted" role="note">Stopped: nothing was proposed or applied. Send the instruction again for a proposal.</p>`}
     <${ErrorNote} error=${error} />
   </section>`;
 }
