@@ -124,6 +124,18 @@ def test_stop_ends_the_agent_s_run_and_changes_nothing(page, server, model):
     assert ledger_of(server) == []
 
 
+def test_an_instruction_about_the_selected_element_names_it_to_the_agent(page, server, model):
+    model.push(call("redact_element", {"elementId": "b5"}), text("Redacted it."))
+    open_doc(page, server)
+    page.locator('[data-element-id="b5"]').click()
+    propose(page, "redact this")
+    assert page.locator("[data-op-id]").get_attribute("data-tool") == "redact_element"
+    sent = json.dumps(model.requests[0])
+    assert "b5" in sent and "redact this" in sent
+    # The selection is the context: the other paragraphs are not sent.
+    assert "example vault for Easel" not in sent
+
+
 def test_discard_applies_nothing(page, server, model):
     original = (server.vault / NOTE).read_bytes()
     model.push(
