@@ -16,6 +16,16 @@ function group(files) {
   return { canvases, docs };
 }
 
+// A folder holding `.codecanvas/` is a repository with a code board ('' is the vault's root).
+function codeBoards(files) {
+  const folders = new Set();
+  for (const f of files) {
+    const m = /^(?:(.*)\/)?\.codecanvas\//.exec(f.path);
+    if (m) folders.add(m[1] ?? '');
+  }
+  return [...folders].sort();
+}
+
 export function VaultPanel({ current }) {
   const [files, setFiles] = useState(null);
   const [agents, setAgents] = useState([]);
@@ -46,6 +56,7 @@ export function VaultPanel({ current }) {
   }, []);
 
   const { canvases, docs } = group(files ?? []);
+  const boards = codeBoards(files ?? []);
   const item = (f) => {
     const href = pageOf(f.path);
     return html`<li class=${f.path === current ? 'current' : ''}>
@@ -64,6 +75,15 @@ export function VaultPanel({ current }) {
       <h2>Notes and documents</h2>
       <ul>${docs.map(item)}</ul>
     </section>
+    ${boards.length > 0 &&
+    html`<section>
+      <h2>Code</h2>
+      <ul>
+        ${boards.map(
+          (d) => html`<li><a href=${'/code/' + d.split('/').map(encodeURIComponent).join('/')}>${d ? `Code board: ${d}` : 'Code board'}</a></li>`,
+        )}
+      </ul>
+    </section>`}
     <section>
       <h2>Agents <a class="small" href="/agent-edit/">New agent</a></h2>
       <ul>
