@@ -57,6 +57,7 @@ fn turn(c: &mut Criterion) {
         agents: vec![Agent::new("bench", "You answer.")],
         tools: Vec::new(),
         model: Arc::new(Instant(AtomicU64::new(0))),
+        cancel: easel_ops::Cancel::new(),
     };
     let run = |input: &str| {
         rt.run(

@@ -149,6 +149,7 @@ pub fn propose(
         agents: vec![agent],
         tools,
         model,
+        cancel: ctx.cancel().clone(),
     };
     let finished = rt.run(
         RunRequest {

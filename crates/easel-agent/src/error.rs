@@ -29,6 +29,8 @@ pub enum AgentError {
         hint: String,
         session: String,
     },
+    #[error("the run was stopped before it finished (session '{session}')")]
+    Stopped { session: String },
     #[error("the session '{session}' has no approval waiting")]
     NotWaiting { session: String },
     #[error("'{tool}' needs approval before it runs (session '{session}')")]
@@ -47,9 +49,10 @@ impl AgentError {
             AgentError::BadAgentFile { .. } => ErrorKind::Invalid,
             AgentError::UnknownSession { .. } => ErrorKind::NotFound,
             AgentError::BadSession { .. } => ErrorKind::Invalid,
-            AgentError::Io { .. } | AgentError::MaxTurns { .. } | AgentError::Model { .. } => {
-                ErrorKind::Failure
-            }
+            AgentError::Io { .. }
+            | AgentError::MaxTurns { .. }
+            | AgentError::Model { .. }
+            | AgentError::Stopped { .. } => ErrorKind::Failure,
             AgentError::NotWaiting { .. } => ErrorKind::Conflict,
             AgentError::Waiting { .. } => ErrorKind::Waiting,
         }
@@ -81,6 +84,9 @@ impl AgentError {
                 "continue the conversation with `agent_run` and session '{session}', with a higher max_turns or a narrower task"
             ),
             AgentError::Model { hint, .. } => hint.clone(),
+            AgentError::Stopped { session } => format!(
+                "what it did before it stopped is kept; continue with `agent_run` and session '{session}'"
+            ),
             AgentError::NotWaiting { session } => format!(
                 "the approval was answered already, or the run ended; continue with `agent_run` and session '{session}'"
             ),

@@ -145,7 +145,9 @@ Example: {\"agent\": \"researcher\", \"input\": \"Summarise Projects/Plan.md in 
                 "use dry_run to see what the agent would do, yes to let it do it",
             ));
         }
-        let rt = runtime(ctx, &self.registry, &self.models, self.loader.as_ref())?;
+        let mut rt = runtime(ctx, &self.registry, &self.models, self.loader.as_ref())?;
+        // Stop (an HTTP client's cancel, MCP cancellation) ends the run between steps.
+        rt.cancel = ctx.cancel().clone();
         let approvals = match (input.yes, input.dry_run) {
             (Some(true), _) => Approvals::Yes,
             (_, Some(true)) => Approvals::DryRun,
@@ -191,7 +193,9 @@ Example: {\"session\": \"0193a1b2c3d4e5f60718\"}";
     const EFFECT: Effect = Effect::Destructive;
 
     fn run(&self, ctx: &Ctx, input: AgentApproveInput) -> Result<AgentRunOutput, OpError> {
-        let rt = runtime(ctx, &self.registry, &self.models, self.loader.as_ref())?;
+        let mut rt = runtime(ctx, &self.registry, &self.models, self.loader.as_ref())?;
+        // Stop (an HTTP client's cancel, MCP cancellation) ends the run between steps.
+        rt.cancel = ctx.cancel().clone();
         let then = if input.yes == Some(true) {
             Approvals::Yes
         } else {

@@ -79,6 +79,8 @@ pub struct Runtime {
     /// Script and command tools.
     pub tools: Vec<Arc<dyn AgentTool>>,
     pub model: Arc<dyn Model>,
+    /// Stops the run before its next model call or tool call (a person pressed Stop).
+    pub cancel: easel_ops::Cancel,
 }
 
 /// The state of one run (and of the agents it asks, which share its counters).
@@ -265,6 +267,16 @@ impl Run<'_, '_> {
         mut answered: Option<(String, bool)>,
     ) -> Result<Finish, AgentError> {
         loop {
+            if self.rt.cancel.is_cancelled() {
+                self.session.append(Record::RunEnded {
+                    run: self.id.to_string(),
+                    status: "stopped".into(),
+                    output: None,
+                })?;
+                return Err(AgentError::Stopped {
+                    session: self.session.id().to_string(),
+                });
+            }
             if let Some((by, calls)) = self.session.pending_calls() {
                 let caller = self.rt.agent(&by)?.clone();
                 let ids: Vec<String> = calls.iter().map(|c| c.id.clone()).collect();

@@ -54,6 +54,7 @@ pub fn load_runtime(
             agents: report.agents,
             tools: kept,
             model,
+            cancel: easel_ops::Cancel::new(),
         },
         notes,
     ))

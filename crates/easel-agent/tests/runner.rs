@@ -44,6 +44,7 @@ fn runtime(s: &Setup, agents: Vec<Agent>) -> Runtime {
             llm,
             Arc::new(easel_llm::ops::Models::default()),
         )),
+        cancel: easel_ops::Cancel::new(),
     }
 }
 
@@ -353,4 +354,42 @@ fn a_tool_call_cut_off_by_the_length_limit_is_an_error_the_model_can_retry() {
             .unwrap(),
     );
     assert_eq!(output, "A long answer that");
+}
+
+#[test]
+fn stop_ends_the_run_before_its_next_step_and_keeps_what_it_did() {
+    let s = setup(vec![
+        call("note_write", json!({"path": "A.md", "content": "first\n"})),
+        call("note_write", json!({"path": "B.md", "content": "second\n"})),
+        text("Done."),
+    ]);
+    let rt = runtime(&s, vec![writer()]);
+    let cancel = rt.cancel.clone();
+    // Stop is pressed when the first tool output is in: the model is not asked again.
+    let stop_after_output = move |e: easel_agent::AgentEvent| {
+        if matches!(e, easel_agent::AgentEvent::ToolOutput { .. }) {
+            cancel.cancel();
+        }
+    };
+    let err = rt
+        .run(
+            req("writer", "Write two notes", Approvals::Yes),
+            &stop_after_output,
+        )
+        .unwrap_err();
+    let AgentError::Stopped { session } = &err else {
+        panic!("not stopped: {err:?}")
+    };
+    assert_eq!(err.kind(), easel_core::ErrorKind::Failure);
+    assert!(err.hint().contains(session.as_str()));
+    assert_eq!(s.model.requests().len(), 1, "no model call after Stop");
+    assert!(s.vault.root().join("A.md").exists(), "what it did is kept");
+    assert!(!s.vault.root().join("B.md").exists());
+    let log = std::fs::read_to_string(
+        s.vault
+            .root()
+            .join(format!(".easel/sessions/{session}.jsonl")),
+    )
+    .unwrap();
+    assert!(log.lines().last().unwrap().contains("\"stopped\""), "{log}");
 }

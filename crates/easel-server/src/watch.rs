@@ -33,6 +33,12 @@ pub(crate) fn watched(rel: &str) -> bool {
             .any(|d| rest.starts_with(d))
             && !rest.contains(".easel-tmp-");
     }
+    // A code board's state and views (not its parse cache) are shown by the code board page.
+    if let Some((_, rest)) = rel.split_once(".codecanvas/") {
+        return !rest.starts_with("cache/")
+            && !rest.starts_with(".easel/")
+            && !rest.contains(".easel-tmp-");
+    }
     !rel.split('/').any(|seg| seg.starts_with('.')) && !rel.ends_with('~')
 }
 
@@ -156,5 +162,9 @@ mod tests {
         assert!(!watched("notes/.a.md.easel-tmp-1-ff"));
         assert!(!watched(".git/index"));
         assert!(!watched("a.md~"));
+        assert!(watched(".codecanvas/state.json"));
+        assert!(watched("repo/.codecanvas/views/architecture.svg"));
+        assert!(!watched(".codecanvas/cache/graph.bin"));
+        assert!(!watched(".codecanvas/.easel/ledger.jsonl"));
     }
 }
