@@ -7,15 +7,6 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FILES: [&str; 6] = [
-    "app.js",
-    "app.js.gz",
-    "app.css",
-    "app.css.gz",
-    "index.html",
-    "index.html.gz",
-];
-
 fn main() {
     println!("cargo::rerun-if-env-changed=EASEL_WEB_DIST");
     for p in ["src", "build.mjs", "package.json", "package-lock.json"] {
@@ -30,22 +21,62 @@ fn main() {
     };
     let web = PathBuf::from(manifest).join("web");
     let out = PathBuf::from(out).join("web");
-    if let Err(message) = build(&web, &out) {
+    if let Err(message) = build(&web, &out).and_then(|()| table(&out)) {
         println!("cargo::error={message}");
     }
+}
+
+/// Writes `OUT_DIR/web/assets.rs`: one entry per file of the bundle (`assets.json`, written by
+/// build.mjs, names them), each with its bytes and its gzipped bytes embedded.
+fn table(out: &Path) -> Result<(), String> {
+    let list = out.join("assets.json");
+    let text =
+        fs::read_to_string(&list).map_err(|e| format!("cannot read {}: {e}", list.display()))?;
+    let names: Vec<String> = text
+        .trim()
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split(',')
+        .map(|n| n.trim().trim_matches('"').to_owned())
+        .filter(|n| !n.is_empty())
+        .collect();
+    let mut src = String::from("&[\n");
+    for name in &names {
+        if !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_')
+        {
+            return Err(format!(
+                "unexpected asset name {name:?} in {}",
+                list.display()
+            ));
+        }
+        let mime = match name.rsplit('.').next() {
+            Some("js") => "text/javascript; charset=utf-8",
+            Some("css") => "text/css; charset=utf-8",
+            _ => "text/html; charset=utf-8",
+        };
+        src.push_str(&format!(
+            "    Asset {{ name: {name:?}, raw: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/web/{name}\")), gz: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/web/{name}.gz\")), mime: {mime:?} }},\n"
+        ));
+    }
+    src.push_str("]\n");
+    fs::write(out.join("assets.rs"), src).map_err(|e| format!("cannot write the asset table: {e}"))
 }
 
 fn build(web: &Path, out: &Path) -> Result<(), String> {
     fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     if let Some(dist) = std::env::var_os("EASEL_WEB_DIST") {
         let dist = PathBuf::from(dist);
-        for name in FILES {
-            fs::copy(dist.join(name), out.join(name)).map_err(|e| {
-                format!(
-                    "EASEL_WEB_DIST={}: cannot copy {name}: {e} (build it with `npm ci && npm run build` in crates/easel-server/web)",
-                    dist.display()
-                )
-            })?;
+        let entries = fs::read_dir(&dist).map_err(|e| {
+            format!(
+                "EASEL_WEB_DIST={}: {e} (build it with `npm ci && npm run build` in crates/easel-server/web)",
+                dist.display()
+            )
+        })?;
+        for entry in entries.flatten() {
+            fs::copy(entry.path(), out.join(entry.file_name()))
+                .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
         }
         return Ok(());
     }
@@ -66,6 +97,12 @@ fn build(web: &Path, out: &Path) -> Result<(), String> {
             ]),
             "npm ci",
         )?;
+    }
+    // Chunk names change with their content: old ones must not be embedded.
+    if let Ok(entries) = fs::read_dir(out) {
+        for e in entries.flatten() {
+            let _ = fs::remove_file(e.path());
+        }
     }
     run(
         Command::new("node")

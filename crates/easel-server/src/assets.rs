@@ -11,26 +11,18 @@ use axum::routing::get;
 use easel_core::ErrorKind;
 
 struct Asset {
-    name: Option<&'static str>,
+    name: &'static str,
     raw: &'static [u8],
     gz: &'static [u8],
     mime: &'static str,
 }
 
-macro_rules! asset {
-    ($name:literal, $mime:literal) => {
-        Asset {
-            name: Some($name),
-            raw: include_bytes!(concat!(env!("OUT_DIR"), "/web/", $name)),
-            gz: include_bytes!(concat!(env!("OUT_DIR"), "/web/", $name, ".gz")),
-            mime: $mime,
-        }
-    };
-}
+/// Every file of the bundle: `app.js`, the page chunks it loads, `app.css`, `index.html`.
+static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/web/assets.rs"));
 
-const APP_JS: Asset = asset!("app.js", "text/javascript; charset=utf-8");
-const APP_CSS: Asset = asset!("app.css", "text/css; charset=utf-8");
-const INDEX: Asset = asset!("index.html", "text/html; charset=utf-8");
+fn find(name: &str) -> Option<&'static Asset> {
+    ASSETS.iter().find(|a| a.name == name)
+}
 
 /// What the page may load and run: only this server's own script and styles, so a Markdown
 /// node that slipped a `<script>` or an `onerror=` past sanitising still runs nothing.
@@ -46,7 +38,7 @@ pub(crate) fn routes() -> Router<AppState> {
 
 /// The bundle's total size in bytes, compressed as browsers get it (for the size aim).
 pub fn bundle_gzipped_bytes() -> usize {
-    APP_JS.gz.len() + APP_CSS.gz.len() + INDEX.gz.len()
+    ASSETS.iter().map(|a| a.gz.len()).sum()
 }
 
 /// `EASEL_WEB_DIR=DIR` serves the bundle from `DIR` (what `node build.mjs --outdir DIR` wrote)
@@ -57,14 +49,37 @@ fn from_dir(name: &str) -> Option<Vec<u8>> {
     std::fs::read(std::path::Path::new(&dir).join(name)).ok()
 }
 
+fn mime_of(name: &str) -> &'static str {
+    if name.ends_with(".js") {
+        "text/javascript; charset=utf-8"
+    } else if name.ends_with(".css") {
+        "text/css; charset=utf-8"
+    } else {
+        "text/html; charset=utf-8"
+    }
+}
+
+/// A file of `EASEL_WEB_DIR`, when that is set and holds it.
+fn dev_file(name: &str) -> Option<Response> {
+    let plain = name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_');
+    if !plain || name.starts_with('.') {
+        return None;
+    }
+    let body = from_dir(name)?;
+    let mut resp = (StatusCode::OK, body).into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(mime_of(name)),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Some(resp)
+}
+
 fn send(a: &Asset, headers: &HeaderMap, cache: &'static str) -> Response {
-    if let Some(name) = a.name
-        && let Some(body) = from_dir(name)
-    {
-        let mut resp = (StatusCode::OK, body).into_response();
-        let h = resp.headers_mut();
-        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(a.mime));
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(resp) = dev_file(a.name) {
         return resp;
     }
     let gzip = headers
@@ -88,16 +103,18 @@ fn send(a: &Asset, headers: &HeaderMap, cache: &'static str) -> Response {
 }
 
 async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Response {
-    let a = match file.as_str() {
-        "app.js" => &APP_JS,
-        "app.css" => &APP_CSS,
-        _ => {
-            return error_response(
-                ErrorKind::NotFound,
-                &format!("no asset '{file}'"),
-                "reload the page",
-            );
-        }
+    // index.html is a page, not an asset.
+    if file != "index.html"
+        && let Some(resp) = dev_file(&file)
+    {
+        return resp;
+    }
+    let Some(a) = find(&file).filter(|a| a.name != "index.html") else {
+        return error_response(
+            ErrorKind::NotFound,
+            &format!("no asset '{file}'"),
+            "reload the page: a newer `easel serve` may have replaced the bundle",
+        );
     };
     // A new binary may bring a new bundle under the same name: revalidate, never trust a cache.
     send(a, &headers, "no-cache")
@@ -114,7 +131,14 @@ async fn page(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, "pages are read with GET").into_response();
     }
-    let mut resp = send(&INDEX, &headers, "no-store");
+    let Some(index) = find("index.html") else {
+        return error_response(
+            ErrorKind::Failure,
+            "this build of easel has no web UI bundle",
+            "rebuild easel with Node.js and npm installed",
+        );
+    };
+    let mut resp = send(index, &headers, "no-store");
     let h = resp.headers_mut();
     h.insert(
         header::CONTENT_SECURITY_POLICY,

@@ -416,3 +416,37 @@ async fn ag_ui_subscribers_get_runs_in_their_vocabulary() {
     let e = next_event(&mut stream, &mut buf, |e| e["type"] == "RUN_ERROR").await;
     assert_eq!(e["code"], "not_found");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bundle_is_embedded_compressed_and_every_chunk_it_names_is_served() {
+    let s = start().await;
+    let c = reqwest::Client::builder().no_gzip().build().unwrap();
+    let r = c
+        .get(format!("{}/assets/app.js", s.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+    let r = c.get(format!("{}/assets/app.js", s.base)).send().await.unwrap();
+    assert!(r.headers().get("content-encoding").is_none());
+    let app = r.text().await.unwrap();
+    // The entry imports its page chunks by relative name; each must be there.
+    let chunks: Vec<&str> = app
+        .split('"')
+        .filter(|p| p.starts_with("./chunk-") && p.ends_with(".js"))
+        .collect();
+    assert!(!chunks.is_empty(), "the pages are chunks of their own");
+    for chunk in chunks {
+        let r = c
+            .get(format!("{}/assets/{}", s.base, &chunk[2..]))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{chunk}");
+    }
+    let r = c.get(format!("{}/assets/nope.js", s.base)).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::NOT_FOUND);
+    assert!(easel_server::bundle_gzipped_bytes() > 1000);
+}

@@ -3,11 +3,28 @@ import { render } from 'preact';
 import { html } from './html.js';
 import { route } from './route.js';
 import { VaultPanel } from './vault.js';
-import { Board } from './board/Board.js';
-import { Capsule } from './capsule/Capsule.js';
-import { Chat } from './chat/Chat.js';
-import { AgentEditor } from './chat/AgentEditor.js';
-import { CodeBoard } from './code/CodeBoard.js';
+import { useEffect, useState } from 'preact/hooks';
+
+// Each page's code is fetched only when that page is opened (a chunk of its own).
+const pages = {
+  canvas: () => import('./board/Board.js').then((m) => m.Board),
+  doc: () => import('./capsule/Capsule.js').then((m) => m.Capsule),
+  agent: () => import('./chat/Chat.js').then((m) => m.Chat),
+  'agent-edit': () => import('./chat/AgentEditor.js').then((m) => m.AgentEditor),
+  code: () => import('./code/CodeBoard.js').then((m) => m.CodeBoard),
+};
+
+function Lazy({ page, props }) {
+  const [View, setView] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    pages[page]()
+      .then((v) => setView(() => v))
+      .catch(() => setError('this page could not be loaded: reload it, and restart `easel serve` if it keeps failing'));
+  }, [page]);
+  if (error) return html`<main class="todo"><p class="error" role="alert">${error}</p></main>`;
+  return View ? html`<${View} ...${props} />` : html`<main class="loading" aria-busy="true"></main>`;
+}
 
 function Home() {
   return html`<main class="home">
@@ -16,21 +33,17 @@ function Home() {
   </main>`;
 }
 
+const propsOf = {
+  canvas: (arg) => ({ path: arg }),
+  doc: (arg) => ({ path: arg }),
+  agent: (arg) => ({ name: arg }),
+  'agent-edit': (arg) => ({ name: arg }),
+  code: (arg) => ({ arg }),
+};
+
 function Page({ page, arg }) {
-  switch (page) {
-    case 'canvas':
-      return html`<${Board} path=${arg} />`;
-    case 'doc':
-      return html`<${Capsule} path=${arg} />`;
-    case 'agent':
-      return html`<${Chat} name=${arg} />`;
-    case 'agent-edit':
-      return html`<${AgentEditor} name=${arg} />`;
-    case 'code':
-      return html`<${CodeBoard} arg=${arg} />`;
-    default:
-      return html`<${Home} />`;
-  }
+  if (!pages[page]) return html`<${Home} />`;
+  return html`<${Lazy} page=${page} props=${propsOf[page](arg)} />`;
 }
 
 const { page, arg } = route(location.pathname);
