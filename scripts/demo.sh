@@ -133,5 +133,33 @@ bold "\$ easel agent run guide \"What is in this vault?\" --model local:smollm2"
 "$EASEL" agent run guide "What is in this vault?" --model local:smollm2 < /dev/null || echo "(the run ended with exit $?; see the hint above)"
 run ledger --limit 3
 
+step "17. The same vault in the browser"
+# `easel serve` prints the URL to open (with this launch's token) as its first line. With
+# a desktop (or DEMO_SERVE=1) it opens the browser and keeps serving until Ctrl-C; otherwise
+# (CI, a terminal over ssh) it shows the URL, checks the page answers, and stops the server.
+SERVE_OUT="$(mktemp)"
+OPEN=()
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ "$(uname)" = Darwin ]; then
+  OPEN=(--open)
+  DEMO_SERVE="${DEMO_SERVE:-1}"
+fi
+if [ "${DEMO_SERVE:-0}" = 1 ]; then
+  bold "\$ easel serve ${OPEN[*]}   (Ctrl-C to stop)"
+  "$EASEL" --vault "$VAULT" serve --port 0 "${OPEN[@]}" || true
+else
+  "$EASEL" --vault "$VAULT" serve --port 0 > "$SERVE_OUT" 2>&1 &
+  SERVE_PID=$!
+  for _ in $(seq 1 100); do [ -s "$SERVE_OUT" ] && break; sleep 0.05; done
+  URL="$(head -n 1 "$SERVE_OUT" | sed 's/^Easel at //')"
+  bold "\$ easel serve"
+  echo "Easel at $URL"
+  if command -v curl >/dev/null 2>&1 && curl -fsS -o /dev/null "$URL" -L -c /dev/null; then
+    echo "(the page answers; run 'DEMO_SERVE=1 make demo' to keep it open in your browser)"
+  fi
+  kill "$SERVE_PID" 2>/dev/null || true
+  wait "$SERVE_PID" 2>/dev/null || true
+fi
+rm -f "$SERVE_OUT"
+
 echo
 bold "Done. The vault copy is removed on exit; run the same commands on your own vault with --vault DIR."
