@@ -11,6 +11,7 @@ real `openai-compat` provider, so the page is tested over the real wire format.
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -73,6 +74,8 @@ class ScriptedModel:
                 if "hold" in turn:
                     self.wfile.write(parts[0])
                     self.wfile.flush()
+                    # When the first word left, for latency measurements (scripts/bench-web.py).
+                    turn["first_sent_at"] = time.time()
                     turn["hold"].wait(30)
                     self.wfile.write(b"".join(parts[1:]))
                 else:

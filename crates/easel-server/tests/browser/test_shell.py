@@ -1,6 +1,7 @@
 """The shell: the token becomes a cookie, the vault panel lists the vault, and nothing loads
 from outside the server."""
 
+import json
 import urllib.request
 import urllib.error
 
@@ -47,3 +48,32 @@ def test_every_request_the_page_makes_goes_to_the_server(browser, server):
     pg.get_by_role("link", name="Research.canvas").wait_for()
     context.close()
     assert seen and all(u.startswith(server.base) for u in seen), seen
+
+
+def test_a_canvas_is_created_from_a_template_in_the_panel(page, server):
+    nav = page.get_by_role("navigation", name="Vault")
+    nav.get_by_role("button", name="New canvas").click()
+    nav.get_by_label("Path").fill("Plans/Trip.canvas")
+    nav.get_by_label("Template").select_option("mindmap")
+    nav.get_by_role("button", name="Create").click()
+    page.wait_for_url("**/canvas/Plans/Trip.canvas")
+    made = json.loads((server.vault / "Plans" / "Trip.canvas").read_text())
+    assert made["nodes"], "the template's nodes are in the file"
+    assert any("Trip" in n.get("text", "") for n in made["nodes"]), "the topic is filled in"
+    ledger = server.op("ledger_list", {"limit": 1})["entries"][0]
+    assert ledger["actor"] == "http" and ledger["path"] == "Plans/Trip.canvas", ledger
+
+
+def test_a_blank_canvas_and_a_refused_path_say_what_happened(page, server):
+    nav = page.get_by_role("navigation", name="Vault")
+    nav.get_by_role("button", name="New canvas").click()
+    nav.get_by_label("Path").fill("../outside")
+    nav.get_by_role("button", name="Create").click()
+    alert = nav.get_by_role("alert")
+    alert.wait_for()
+    assert "outside" in alert.inner_text() or "vault" in alert.inner_text()
+    assert not (server.vault.parent / "outside.canvas").exists()
+    nav.get_by_label("Path").fill("Empty.canvas")
+    nav.get_by_role("button", name="Create").click()
+    page.wait_for_url("**/canvas/Empty.canvas")
+    assert json.loads((server.vault / "Empty.canvas").read_text()) == {"nodes": [], "edges": []}
