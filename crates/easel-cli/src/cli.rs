@@ -328,7 +328,8 @@ pub enum HookArg {
 
 #[derive(Debug, Subcommand)]
 pub enum HooksCmd {
-    /// Merge Easel's hooks into the project's .claude/settings.json.
+    /// Merge Easel's hooks into the project's .claude/settings.json (or, with --local, into
+    /// .claude/settings.local.json, your own, which Claude Code keeps out of git).
     Install {
         /// The project folder.
         #[arg(long, default_value = ".")]
@@ -337,6 +338,10 @@ pub enum HooksCmd {
         /// when the easel on PATH is this binary, else this binary's full path.
         #[arg(long)]
         command: Option<String>,
+        /// Write .claude/settings.local.json (personal, not committed) instead of the shared
+        /// .claude/settings.json.
+        #[arg(long)]
+        local: bool,
     },
 }
 

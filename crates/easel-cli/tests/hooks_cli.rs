@@ -287,6 +287,61 @@ fn install_writes_claude_code_settings_and_keeps_the_rest() {
     assert_eq!(again, written);
 }
 
+#[test]
+fn install_local_writes_the_personal_settings_and_leaves_the_shared_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".claude")).unwrap();
+    let shared = r#"{"permissions": {"allow": ["Bash(ls)"]}}"#;
+    std::fs::write(dir.path().join(".claude/settings.json"), shared).unwrap();
+    std::fs::write(
+        dir.path().join(".claude/settings.local.json"),
+        r#"{"env": {"MINE": "1"}}"#,
+    )
+    .unwrap();
+    let out = Command::cargo_bin("easel")
+        .unwrap()
+        .args([
+            "--json",
+            "code",
+            "hooks",
+            "install",
+            "--local",
+            "--command",
+            "easel",
+            "--project",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["path"]
+            .as_str()
+            .unwrap()
+            .ends_with(".claude/settings.local.json"),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".claude/settings.json")).unwrap(),
+        shared,
+        "the shared file is not touched"
+    );
+    let local: Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join(".claude/settings.local.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(local["env"]["MINE"], "1", "the person's own settings stay");
+    assert_eq!(
+        local["hooks"]["PostToolUse"][0]["hooks"][0]["command"],
+        "easel code hook post-tool-use"
+    );
+}
+
 /// Installed from a build folder with no `easel` on PATH, the hooks run that binary by its
 /// full path: a bare `easel` would fail on every tool call, silently.
 #[test]

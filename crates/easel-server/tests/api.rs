@@ -429,7 +429,11 @@ async fn the_bundle_is_embedded_compressed_and_every_chunk_it_names_is_served() 
         .unwrap();
     assert_eq!(r.status(), StatusCode::OK);
     assert_eq!(r.headers()["content-encoding"], "gzip");
-    let r = c.get(format!("{}/assets/app.js", s.base)).send().await.unwrap();
+    let r = c
+        .get(format!("{}/assets/app.js", s.base))
+        .send()
+        .await
+        .unwrap();
     assert!(r.headers().get("content-encoding").is_none());
     let app = r.text().await.unwrap();
     // The entry imports its page chunks by relative name; each must be there.
@@ -446,7 +450,11 @@ async fn the_bundle_is_embedded_compressed_and_every_chunk_it_names_is_served() 
             .unwrap();
         assert_eq!(r.status(), StatusCode::OK, "{chunk}");
     }
-    let r = c.get(format!("{}/assets/nope.js", s.base)).send().await.unwrap();
+    let r = c
+        .get(format!("{}/assets/nope.js", s.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     assert!(easel_server::bundle_gzipped_bytes() > 1000);
 }

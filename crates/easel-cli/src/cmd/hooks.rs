@@ -27,7 +27,11 @@ pub fn hook(event: HookArg) -> anyhow::Result<()> {
 
 pub fn run(out: &Output, cmd: HooksCmd) -> anyhow::Result<()> {
     match cmd {
-        HooksCmd::Install { project, command } => {
+        HooksCmd::Install {
+            project,
+            command,
+            local,
+        } => {
             let exe = std::env::current_exe()
                 .map_err(|e| anyhow::anyhow!("cannot find the running easel binary: {e}"))
                 .or_else(|e| match &command {
@@ -41,7 +45,12 @@ pub fn run(out: &Output, cmd: HooksCmd) -> anyhow::Result<()> {
                 std::env::var_os("PATH").as_deref(),
                 &exe,
             );
-            let report = hooks::install(&project, &chosen.command)?;
+            let file = if local {
+                hooks::SettingsFile::Local
+            } else {
+                hooks::SettingsFile::Shared
+            };
+            let report = hooks::install(&project, &chosen.command, file)?;
             #[derive(Serialize)]
             struct Installed {
                 #[serde(flatten)]

@@ -17,8 +17,8 @@ mod settings;
 
 pub use input::{HookInput, edited_lines, repo_root, workspace_root};
 pub use settings::{
-    CommandSource, HOOK_EVENTS, HookCommand, InstallReport, hook_command, hooks_settings, install,
-    settings_path,
+    CommandSource, HOOK_EVENTS, HookCommand, InstallReport, SettingsFile, hook_command,
+    hooks_settings, install, local_settings_path, settings_path,
 };
 
 use crate::board::{self, Action, BoardError, BoardOptions, Front};

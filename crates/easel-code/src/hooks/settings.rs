@@ -33,6 +33,22 @@ pub fn settings_path(project: &Path) -> PathBuf {
     project.join(".claude").join("settings.json")
 }
 
+/// Claude Code's personal settings of a project (`.claude/settings.local.json`), which it keeps
+/// out of version control: hooks for one person, not the team.
+pub fn local_settings_path(project: &Path) -> PathBuf {
+    project.join(".claude").join("settings.local.json")
+}
+
+/// Which settings file of a project Easel's hooks go into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SettingsFile {
+    /// `.claude/settings.json`, shared with everyone who checks the project out.
+    #[default]
+    Shared,
+    /// `.claude/settings.local.json`, this person's only.
+    Local,
+}
+
 /// Why the hooks run the command they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -169,14 +185,21 @@ pub fn hooks_settings(easel: &str) -> Value {
 /// kept as it was, Easel's own entries from an earlier install are replaced, and the file is
 /// replaced atomically — unless it changed while being merged, which is reported instead of
 /// overwritten.
-pub fn install(project: &Path, easel: &str) -> Result<InstallReport, BoardError> {
+pub fn install(
+    project: &Path,
+    easel: &str,
+    file: SettingsFile,
+) -> Result<InstallReport, BoardError> {
     if !project.is_dir() {
         return Err(crate::CodeError::Graph(crate::GraphError::NotADirectory {
             path: project.to_path_buf(),
         })
         .into());
     }
-    let path = settings_path(project);
+    let path = match file {
+        SettingsFile::Shared => settings_path(project),
+        SettingsFile::Local => local_settings_path(project),
+    };
     let io = |p: &Path, e: std::io::Error| {
         BoardError::Code(crate::CodeError::Io {
             path: p.to_path_buf(),
@@ -268,10 +291,10 @@ mod tests {
             r#"{"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "prettier --write"}]}]}}"#,
         )
         .unwrap();
-        let first = install(dir.path(), "easel").unwrap();
+        let first = install(dir.path(), "easel", SettingsFile::Shared).unwrap();
         assert!(!first.created);
         assert_eq!(first.replaced, 0);
-        let again = install(dir.path(), "/opt/my tools/easel").unwrap();
+        let again = install(dir.path(), "/opt/my tools/easel", SettingsFile::Shared).unwrap();
         assert_eq!(again.replaced, 3);
         let v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!(v["model"], "opus");
@@ -339,7 +362,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = settings_path(dir.path());
-        install(dir.path(), "easel").unwrap();
+        install(dir.path(), "easel", SettingsFile::Shared).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         // A team's settings file is shared: made like any file the user creates (the umask
         // decides), not private as a temporary file is (0600).
@@ -348,7 +371,7 @@ mod tests {
         let expected = std::fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, expected, "{mode:o}");
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
-        install(dir.path(), "easel").unwrap();
+        install(dir.path(), "easel", SettingsFile::Shared).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
         let left: Vec<_> = std::fs::read_dir(path.parent().unwrap())
@@ -365,7 +388,7 @@ mod tests {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{ not json").unwrap();
         assert!(matches!(
-            install(dir.path(), "easel"),
+            install(dir.path(), "easel", SettingsFile::Shared),
             Err(BoardError::BadSettings { .. })
         ));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ not json");
