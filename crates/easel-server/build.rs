@@ -1,9 +1,9 @@
 //! Builds the web UI (`web/`) with esbuild into `OUT_DIR/web`, where `src/assets.rs` embeds it.
 //! The bundle is never committed: `cargo build` makes it from the npm packages pinned in
-//! `web/package-lock.json` (`npm ci` the first time). `EASEL_WEB_DIST=DIR` uses a bundle built
-//! elsewhere instead (for a machine without Node).
+//! `web/package-lock.json` (`npm ci` in a copy under `OUT_DIR`, the first time). `EASEL_WEB_DIST=DIR`
+//! uses a bundle built elsewhere instead (for a machine without Node).
 
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,16 +80,18 @@ fn build(web: &Path, out: &Path) -> Result<(), String> {
         }
         return Ok(());
     }
-    // The dev, test and release builds may run this script at the same time; two `npm ci` in
-    // one folder would break each other.
-    let lock = File::create(web.join(".build-lock"))
-        .map_err(|e| format!("cannot create {}: {e}", web.join(".build-lock").display()))?;
-    lock.lock()
-        .map_err(|e| format!("cannot lock {}: {e}", web.display()))?;
-    let installed = web.join("node_modules/.package-lock.json");
-    if stale(&installed, &web.join("package-lock.json")) {
+    // Everything happens in a copy under OUT_DIR: a build script must not change its crate's
+    // sources (a packaged crate's build is refused if it does), and each profile's build gets
+    // its own node_modules, so builds running at once never share one.
+    let stage = out
+        .parent()
+        .map(|p| p.join("web-build"))
+        .ok_or_else(|| format!("{} has no parent folder", out.display()))?;
+    copy_tree(web, &stage)?;
+    let installed = stage.join("node_modules/.package-lock.json");
+    if stale(&installed, &stage.join("package-lock.json")) {
         run(
-            Command::new(npm()).current_dir(web).args([
+            Command::new(npm()).current_dir(&stage).args([
                 "ci",
                 "--no-audit",
                 "--no-fund",
@@ -106,12 +108,48 @@ fn build(web: &Path, out: &Path) -> Result<(), String> {
     }
     run(
         Command::new("node")
-            .current_dir(web)
+            .current_dir(&stage)
             .arg("build.mjs")
             .arg("--outdir")
             .arg(out),
         "node build.mjs",
     )
+}
+
+/// Copies the web UI's sources (not its node_modules) into `stage`, replacing an older copy.
+fn copy_tree(web: &Path, stage: &Path) -> Result<(), String> {
+    let src = stage.join("src");
+    if src.exists() {
+        fs::remove_dir_all(&src).map_err(|e| format!("cannot clear {}: {e}", src.display()))?;
+    }
+    for file in ["package.json", "package-lock.json", "build.mjs"] {
+        copy(&web.join(file), &stage.join(file))?;
+    }
+    let mut todo = vec![PathBuf::from("src")];
+    while let Some(rel) = todo.pop() {
+        let dir = web.join(&rel);
+        let entries =
+            fs::read_dir(&dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            let rel = rel.join(entry.file_name());
+            if entry.path().is_dir() {
+                todo.push(rel);
+            } else {
+                copy(&entry.path(), &stage.join(&rel))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn copy(from: &Path, to: &Path) -> Result<(), String> {
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("cannot copy {}: {e}", from.display()))
 }
 
 /// True when `made` is missing or older than `from`.
