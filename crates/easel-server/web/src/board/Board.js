@@ -17,7 +17,7 @@ import { NodeView } from './NodeView.js';
 import { EdgeLayer, EdgeLabels, shapeEdges } from './EdgeLayer.js';
 import { drawOverview } from './Overview.js';
 import { startGesture } from './gestures.js';
-import { undoTarget, redoTarget, undoEntry } from './undo.js';
+import { undoTarget, undoEntry, redoPlan } from './undo.js';
 import { invalidateFile } from './fileBodies.js';
 import { SendControls, provisional, streamTexts, useAnswers } from './SendToLlm.js';
 import { ExportMenu, ImportMenu, LayoutMenu } from './Menus.js';
@@ -244,18 +244,32 @@ export function Board({ path }) {
       return { name: 'canvas_batch', args: { ops: [...es.map((id) => ({ op: 'remove_edge', id })), ...ns.map((id) => ({ op: 'remove_node', id }))] } };
     });
   };
+  // Undo goes through the ledger; the ledger cannot undo an undo, so redo writes back the state
+  // the board saw before its undo, as one batch, if the file has not changed since.
   const history = async (redo) => {
     try {
-      const entry = await (redo ? redoTarget(store.canonicalPath) : undoTarget(store.canonicalPath));
-      if (!entry) {
-        store.notice(redo ? 'Nothing to redo on this canvas.' : 'Nothing to undo on this canvas.', '', 'info');
+      if (redo) {
+        const next = store.redo.pop();
+        if (!next) return store.notice('Nothing to redo on this canvas.', '', 'info');
+        if (next.rev !== store.data.rev) {
+          store.redo = [];
+          return store.notice('The canvas changed since the undo, so it cannot be redone.', 'Make the change again by hand.', 'info');
+        }
+        const rest = store.redo;
+        await store.change((d) => redoPlan(d, next), {}, { keepRedo: true });
+        store.redo = rest;
         return;
       }
+      const entry = await undoTarget(store.canonicalPath);
+      if (!entry) return store.notice('Nothing to undo on this canvas.', 'Only changes recorded in the ledger can be undone.', 'info');
+      const seen = store.data;
       await undoEntry(entry.id);
+      await store.refresh();
+      store.redo.push({ rev: store.data.rev, nodes: seen.nodes, edges: seen.edges });
     } catch (e) {
       store.notice(e.message, e.hint);
+      await store.refresh();
     }
-    await store.refresh();
   };
   const newNodeAt = async (w) => {
     const out = await store.change(() => ({
@@ -310,14 +324,16 @@ export function Board({ path }) {
   });
 
   const onDblClick = (e) => {
-    if (e.target.closest('.node-editor')) return;
-    const nodeEl = e.target.closest('[data-node-id]');
+    // Gestures capture the pointer, so the event names the viewport: look at what is under it.
+    const under = document.elementFromPoint(e.clientX, e.clientY) ?? e.target;
+    if (under.closest('.node-editor')) return;
+    const nodeEl = under.closest('[data-node-id]');
     if (nodeEl) {
       const n = byId.get(nodeEl.dataset.nodeId);
       if (n && (n.type === 'text' || n.type === 'group') && store.data.nodes.some((x) => x.id === n.id)) setEditing(n.id);
       return;
     }
-    if (e.target.closest('[data-edge-id], .board-menu')) return;
+    if (under.closest('[data-edge-id], .board-menu')) return;
     const box = viewportRef.current.getBoundingClientRect();
     const v = view.current;
     newNodeAt({ x: (e.clientX - box.left - v.x) / v.k, y: (e.clientY - box.top - v.y) / v.k });
@@ -370,6 +386,9 @@ export function Board({ path }) {
     <div class="board-viewport" ref=${viewportRef} tabIndex="0"
       onPointerDown=${(e) => {
         setMenu(null);
+        // Gestures prevent the default focus change, so an open editor is closed (saved) here.
+        const active = document.activeElement;
+        if (active?.classList?.contains('node-editor') && !e.target.closest('.node-editor')) active.blur();
         startGesture(b, e, viewportRef.current);
       }}
       onDblClick=${onDblClick} onContextMenu=${onContextMenu}>

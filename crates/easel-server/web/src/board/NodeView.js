@@ -1,7 +1,7 @@
 // One node of the board: text as sanitised Markdown, a file's rendered note (or its image), a
 // link, or a group with its label; with its side handles (for edges) and resize handle.
 import { Component } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { html } from '../html.js';
 import { renderMarkdown, splitFrontmatter } from '../markdown.js';
 import { cssColor } from './colors.js';
@@ -58,7 +58,7 @@ function LinkBody({ url }) {
 
 function Editor({ value, onSave, onCancel }) {
   const ref = useRef();
-  useEffect(() => {
+  useLayoutEffect(() => {
     ref.current.focus();
     ref.current.select();
   }, []);
@@ -73,7 +73,7 @@ function Editor({ value, onSave, onCancel }) {
     ref=${ref}
     class="node-editor"
     aria-label="Node text"
-    defaultValue=${value}
+    value=${value}
     onPointerDown=${(e) => e.stopPropagation()}
     onDblClick=${(e) => e.stopPropagation()}
     onKeyDown=${(e) => {

@@ -15,6 +15,7 @@ export class CanvasStore {
     this.reading = null;
     this.again = false;
     this.noticeId = 0;
+    this.redo = []; // states undone from this board, newest last (see undo.js)
   }
 
   notify() {
@@ -64,7 +65,8 @@ export class CanvasStore {
    * for the canvas as it is, or null when the change cannot apply to it. `show` holds node
    * fields to display at once, until the write lands.
    */
-  async change(plan, show = {}) {
+  async change(plan, show = {}, { keepRedo = false } = {}) {
+    if (!keepRedo) this.redo = [];
     for (const [id, fields] of Object.entries(show)) this.pending.set(id, { ...this.pending.get(id), ...fields });
     this.notify();
     try {

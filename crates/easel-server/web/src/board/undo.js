@@ -1,6 +1,7 @@
-// Undo and redo through the ledger. The ledger holds every change to the vault, undos included
-// (an undo is an entry that `undoes` another); redo is undoing an undo. Only this canvas's
-// entries count, so another file's changes are never undone from the board.
+// Undo through the ledger, redo as a batch. The ledger holds every change to the vault, undos
+// included (an undo is an entry that `undoes` another), and refuses to undo an undo; so redo
+// writes back the state the board showed before its undo. Only this canvas's entries count, so
+// another file's changes are never undone from the board.
 import { op } from '../api.js';
 
 // Newest first: each entry's kind ('do' or 'undo') and whether it is still in effect (not
@@ -39,17 +40,45 @@ export async function undoTarget(path) {
   return null;
 }
 
-/** The undo Ctrl+Shift+Z would take back on `path`, or null (a fresh edit ends the redo chain). */
-export async function redoTarget(path) {
-  for (const c of classify(await entriesFor(path))) {
-    if (!c.live) continue;
-    if (c.kind === 'undo') return c.entry;
-    if (!c.redo) return null;
-  }
-  return null;
-}
-
-/** Undoes ledger entry `id`. */
+/** The undo entry with id `id` carried out. */
 export function undoEntry(id) {
   return op('ledger_undo', { id });
+}
+
+// A merge patch turning object `a` into `b` (null removes a key), or null when they are equal.
+function patch(a, b) {
+  const out = {};
+  for (const k of Object.keys(b)) if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) out[k] = b[k];
+  for (const k of Object.keys(a)) if (!(k in b)) out[k] = null;
+  delete out.id;
+  return Object.keys(out).length ? out : null;
+}
+
+/** The canvas_batch that turns canvas `d` back into `target` ({nodes, edges}), or null. */
+export function redoPlan(d, target) {
+  const ops = [];
+  const now = new Map(d.nodes.map((n) => [n.id, n]));
+  const want = new Map(target.nodes.map((n) => [n.id, n]));
+  const gone = new Set([...now.keys()].filter((id) => !want.has(id)));
+  const nowE = new Map(d.edges.map((e) => [e.id, e]));
+  const wantE = new Map(target.edges.map((e) => [e.id, e]));
+  for (const e of d.edges) if (!wantE.has(e.id) && !gone.has(e.fromNode) && !gone.has(e.toNode)) ops.push({ op: 'remove_edge', id: e.id });
+  for (const id of gone) ops.push({ op: 'remove_node', id });
+  for (const n of target.nodes) {
+    const cur = now.get(n.id);
+    if (!cur) ops.push({ ...n, op: 'add_node' });
+    else {
+      const p = patch(cur, n);
+      if (p) ops.push({ op: 'update_node', id: n.id, data: p });
+    }
+  }
+  for (const e of target.edges) {
+    const cur = nowE.get(e.id);
+    if (!cur) ops.push({ ...e, op: 'add_edge' });
+    else {
+      const p = patch(cur, e);
+      if (p) ops.push({ op: 'update_edge', id: e.id, data: p });
+    }
+  }
+  return ops.length ? { name: 'canvas_batch', args: { ops } } : null;
 }
