@@ -36,7 +36,7 @@ def test_every_node_and_edge_of_the_file_is_on_the_board(page, server):
     canvas = server.read_canvas("Research.canvas")
     assert board.get_attribute("data-canvas-path") == "Research.canvas"
     assert rev_of(page) == file_rev(server)
-    # Array order is z-order: the DOM keeps it.
+    # Array order is z-order: the DOM keeps it (groups, which lie under everything, come first here).
     assert node_ids(page) == [n["id"] for n in canvas["nodes"]]
     edge_ids = page.eval_on_selector_all("[data-edge-id]", "els => els.map(e => e.dataset.edgeId)")
     assert sorted(edge_ids) == sorted(e["id"] for e in canvas["edges"])
@@ -331,6 +331,24 @@ def test_delete_removes_the_selection_and_undo_redo_go_through_the_ledger(page, 
     wait_synced(page, server)
 
 
+def test_a_clicked_edge_is_selected_and_delete_removes_only_it(page, server):
+    open_board(page, server)
+    before = server.read_canvas("Research.canvas")
+    edge = page.locator('[data-edge-id="a1b2c3d4e5f60718"] .edge-hit')
+    # The vertical edge from the system node down to the question: click its middle.
+    top = node(page, SYSTEM).bounding_box()
+    below = node(page, QUESTION).bounding_box()
+    x = top["x"] + top["width"] / 2
+    page.mouse.click(x, (top["y"] + top["height"] + below["y"]) / 2)
+    page.locator('[data-edge-id="a1b2c3d4e5f60718"].selected').wait_for()
+    assert edge.count() == 1
+    page.keyboard.press("Delete")
+    wait_until(lambda: server.read_canvas("Research.canvas") != before, what="the edge removal")
+    after = server.read_canvas("Research.canvas")
+    assert after["nodes"] == before["nodes"]
+    assert after["edges"] == [e for e in before["edges"] if e["id"] != "a1b2c3d4e5f60718"]
+
+
 def test_a_move_that_meets_a_conflict_is_applied_on_the_new_file(page, server):
     open_board(page, server)
     k = transform(page)[2]
@@ -413,16 +431,22 @@ def test_stop_keeps_the_partial_answer(page, server):
     assert shown.split()[0] in body
 
 
-def test_the_context_menu_sends_and_the_model_picker_lists_the_models(page, server):
+def test_the_context_menu_sends_esc_stops_and_the_model_picker_lists_the_models(page, server):
     open_board(page, server)
     options = page.get_by_role("combobox", name="Model").locator("option")
     wait_until(lambda: "local:smollm2" in options.all_inner_texts(), what="the model list")
     assert options.first.inner_text() == "Default (local:smollm2)"
-    page.get_by_role("spinbutton", name="Max tokens").fill("4")
+    page.get_by_role("combobox", name="Model").select_option("local:smollm2")
+    page.get_by_role("spinbutton", name="Max tokens").fill("400")
     page.mouse.click(*centre(page, QUESTION), button="right")
     page.get_by_role("menuitem", name="Send to LLM").click()
-    wait_until(lambda: answer_nodes(server), timeout=60, what="the answer node in the file")
-    wait_until(lambda: page.get_by_role("button", name="Stop").count() == 0, timeout=120, what="the run to finish")
+    wait_until(lambda: (page.locator(".node.streaming .md").all_inner_texts() or [""])[0].strip(), timeout=120, what="streamed text")
+    page.locator(".board-viewport").focus()
+    page.keyboard.press("Escape")
+    wait_until(lambda: page.get_by_role("button", name="Stop").count() == 0, timeout=60, what="Esc to stop the run")
+    answers = answer_nodes(server)
+    assert len(answers) == 1 and "partial: true" in answers[0]["text"]
+    assert "model: local:smollm2" in answers[0]["text"]
 
 
 # --- Menus ----------------------------------------------------------------------------------

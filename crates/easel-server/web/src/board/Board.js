@@ -359,6 +359,10 @@ export function Board({ path }) {
     </main>`;
   }
   const g = gesture;
+  // Groups lie under the edges and the edges under the other nodes (as in Obsidian), so an edge
+  // inside a group can be clicked; within each layer the array order is the z-order.
+  const nodeView = (n) => html`<${NodeView} key=${n.id} node=${n} selected=${selection.has(n.id)} editing=${editing === n.id}
+    streamText=${streams.get(n.id)} onSave=${(v) => saveEdit(n.id, v)} onCancel=${() => setEditing(null)} />`;
   return html`<main class="board" data-canvas-path=${data.path} data-rev=${data.rev}>
     <div class="board-toolbar" role="toolbar" aria-label="Board">
       <span class="board-title" title=${data.path}>${data.path}</span>
@@ -394,11 +398,9 @@ export function Board({ path }) {
       onDblClick=${onDblClick} onContextMenu=${onContextMenu}>
       ${overview && html`<canvas class="board-overview" ref=${overviewRef}></canvas>`}
       <div class="board-world" ref=${worldRef}>
+        ${shown.filter((n) => n.type === 'group').map(nodeView)}
         <${EdgeLayer} shaped=${shaped} selected=${selectedEdges} draft=${g?.kind === 'connect' ? g : null} />
-        ${shown.map(
-          (n) => html`<${NodeView} key=${n.id} node=${n} selected=${selection.has(n.id)} editing=${editing === n.id}
-            streamText=${streams.get(n.id)} onSave=${(v) => saveEdit(n.id, v)} onCancel=${() => setEditing(null)} />`,
-        )}
+        ${shown.filter((n) => n.type !== 'group').map(nodeView)}
         <${EdgeLabels} shaped=${shaped} />
       </div>
       ${g?.kind === 'box' && html`<div class="board-box" style=${`left:${Math.min(g.x0, g.x1)}px;top:${Math.min(g.y0, g.y1)}px;width:${Math.abs(g.x1 - g.x0)}px;height:${Math.abs(g.y1 - g.y0)}px`}></div>`}
