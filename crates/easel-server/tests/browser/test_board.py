@@ -511,3 +511,19 @@ def test_a_5000_node_canvas_keeps_only_the_nodes_near_the_view_in_the_dom(page, 
     page.keyboard.up("Control")
     page.locator("canvas.board-overview").wait_for()
     assert len(node_ids(page)) == 0
+
+
+def test_a_link_node_opens_its_link_on_click_but_not_after_a_drag(page, server):
+    url = f"{server.base}/api/files/Welcome.md"
+    write_canvas(server, "Links.canvas", [{"id": "1000000000000001", "type": "link", "url": url, "x": 0, "y": 0, "width": 400, "height": 120}])
+    open_board(page, server, "Links.canvas")
+    link = node(page, "1000000000000001").get_by_role("link")
+    with page.expect_popup() as popup:
+        link.click()
+    assert popup.value.url == url
+    popup.value.close()
+    pages = len(page.context.pages)
+    box = link.bounding_box()
+    drag(page, (box["x"] + 5, box["y"] + 5), (box["x"] + 45, box["y"] + 5))
+    wait_until(lambda: server.read_canvas("Links.canvas")["nodes"][0]["x"] != 0, what="the move")
+    assert len(page.context.pages) == pages

@@ -6,6 +6,11 @@ import { membersOf, nearestSide, nodeAt } from './geometry.js';
 
 const CLICK_SLOP = 3;
 
+function swallow(e) {
+  e.preventDefault();
+  e.stopPropagation();
+}
+
 /**
  * Starts the gesture a pointerdown on the viewport begins. `b` is the board's live state
  * (view, data, selection, setters and writers), read at each event so it is never stale.
@@ -117,13 +122,21 @@ export function startGesture(b, e, viewportEl) {
     };
   }
 
+  // No pointer capture: the window follows the pointer instead, so clicks and double-clicks
+  // still name the element under the pointer (a link in a node stays a link).
   e.preventDefault();
-  viewportEl.setPointerCapture?.(e.pointerId);
-  const move = (ev) => onMove?.(ev);
+  let travelled = false;
+  const move = (ev) => {
+    if (Math.hypot(ev.clientX - e.clientX, ev.clientY - e.clientY) >= CLICK_SLOP) travelled = true;
+    onMove?.(ev);
+  };
   const up = (ev) => {
     window.removeEventListener('pointermove', move);
     window.removeEventListener('pointerup', up);
     window.removeEventListener('pointercancel', up);
+    // A drag that ends where it began must not also click what is there.
+    if (travelled) window.addEventListener('click', swallow, { capture: true, once: true });
+    setTimeout(() => window.removeEventListener('click', swallow, { capture: true }), 0);
     try {
       onUp?.(ev);
     } finally {
