@@ -145,9 +145,10 @@ export function Board({ path }) {
       if (r && contains(r, w) && r.width < w.width * 3) return r;
       return inflate(w, w.width / 2, w.height / 2);
     });
-    if (overviewRef.current) drawOverview(overviewRef.current, b.allNodes ?? [], v);
+    if (overviewRef.current) drawOverview(overviewRef.current, b.allNodes ?? [], v, b.allEdges);
   }
   b.allNodes = baseNodes;
+  b.allEdges = baseEdges;
   b.applyView = applyView;
 
   const fit = () => {
@@ -181,7 +182,7 @@ export function Board({ path }) {
       const v = view.current;
       worldRef.current.style.transform = `translate(${v.x}px,${v.y}px) scale(${v.k})`;
     }
-    if (overview && overviewRef.current && view.current) drawOverview(overviewRef.current, baseNodes, view.current);
+    if (overview && overviewRef.current && view.current) drawOverview(overviewRef.current, baseNodes, view.current, baseEdges);
   });
 
   // Live: another writer's change re-reads the file; viewport, selection and edits stay.
