@@ -295,6 +295,17 @@ def test_double_click_on_the_background_makes_a_text_node(page, server):
     new = after["nodes"][-1]
     assert new["type"] == "text"
     node(page, new["id"]).wait_for()
+    # Inside a group's empty area too (the group's label is what edits the group).
+    g = node(page, GROUP).bounding_box()
+    page.mouse.dblclick(g["x"] + g["width"] - 60, g["y"] + g["height"] - 20)
+    editor.wait_for()
+    editor.fill("In the group")
+    editor.press("Control+Enter")
+    wait_until(lambda: server.read_canvas("Research.canvas")["nodes"][-1].get("text") == "In the group", what="the second node")
+    inner = server.read_canvas("Research.canvas")["nodes"][-1]
+    group = next(n for n in before["nodes"] if n["id"] == GROUP)
+    assert group["x"] < inner["x"] + 125 < group["x"] + group["width"] and group["y"] < inner["y"] + 30 < group["y"] + group["height"]
+    assert next(n for n in server.read_canvas("Research.canvas")["nodes"] if n["id"] == GROUP) == group
 
 
 def test_drag_from_a_side_handle_to_another_node_draws_an_edge(page, server):

@@ -17,7 +17,9 @@ import { NodeView } from './NodeView.js';
 import { EdgeLayer, EdgeLabels, shapeEdges } from './EdgeLayer.js';
 import { drawOverview } from './Overview.js';
 import { startGesture } from './gestures.js';
-import { undoTarget, undoEntry, redoPlan } from './undo.js';
+import { redoOnBoard, undoOnBoard } from './undo.js';
+import { useBoardKeys } from './keys.js';
+import { ContextMenu } from './ContextMenu.js';
 import { invalidateFile } from './fileBodies.js';
 import { SendControls, provisional, streamTexts, useAnswers } from './SendToLlm.js';
 import { ExportMenu, ImportMenu, LayoutMenu } from './Menus.js';
@@ -245,33 +247,7 @@ export function Board({ path }) {
       return { name: 'canvas_batch', args: { ops: [...es.map((id) => ({ op: 'remove_edge', id })), ...ns.map((id) => ({ op: 'remove_node', id }))] } };
     });
   };
-  // Undo goes through the ledger; the ledger cannot undo an undo, so redo writes back the state
-  // the board saw before its undo, as one batch, if the file has not changed since.
-  const history = async (redo) => {
-    try {
-      if (redo) {
-        const next = store.redo.pop();
-        if (!next) return store.notice('Nothing to redo on this canvas.', '', 'info');
-        if (next.rev !== store.data.rev) {
-          store.redo = [];
-          return store.notice('The canvas changed since the undo, so it cannot be redone.', 'Make the change again by hand.', 'info');
-        }
-        const rest = store.redo;
-        await store.change((d) => redoPlan(d, next), {}, { keepRedo: true });
-        store.redo = rest;
-        return;
-      }
-      const entry = await undoTarget(store.canonicalPath);
-      if (!entry) return store.notice('Nothing to undo on this canvas.', 'Only changes recorded in the ledger can be undone.', 'info');
-      const seen = store.data;
-      await undoEntry(entry.id);
-      await store.refresh();
-      store.redo.push({ rev: store.data.rev, nodes: seen.nodes, edges: seen.edges });
-    } catch (e) {
-      store.notice(e.message, e.hint);
-      await store.refresh();
-    }
-  };
+  const history = (redo) => (redo ? redoOnBoard(store) : undoOnBoard(store));
   const newNodeAt = async (w) => {
     const out = await store.change(() => ({
       name: 'canvas_add_node',
@@ -290,51 +266,31 @@ export function Board({ path }) {
     if ((n[field] ?? '') === value) return;
     store.change((d) => (d.nodes.some((x) => x.id === id) ? { name: 'canvas_update_node', args: { id, data: { [field]: value } } } : null), { [id]: { [field]: value } });
   };
-  const sendSelected = (id) => answers.send(id);
 
-  // Keys: Delete, Ctrl+A, Esc, Ctrl+Z / Ctrl+Shift+Z, Shift+1 (zoom to fit).
-  useEffect(() => {
-    const onKey = (e) => {
-      if (e.target.closest?.('input, textarea, select, [contenteditable]')) return;
-      const mod = e.ctrlKey || e.metaKey;
-      if (e.key === 'Delete' || e.key === 'Backspace') {
-        e.preventDefault();
-        removeSelection();
-      } else if (mod && e.key.toLowerCase() === 'a') {
-        e.preventDefault();
-        setSelection(new Set((store.data?.nodes ?? []).map((n) => n.id)));
-      } else if (e.key === 'Escape') {
-        if (answers.running) answers.stop();
-        setMenu(null);
-        setPanel(null);
-        setSelection(EMPTY);
-        setSelectedEdges(EMPTY);
-      } else if (mod && e.key.toLowerCase() === 'z') {
-        e.preventDefault();
-        history(e.shiftKey);
-      } else if (mod && e.key.toLowerCase() === 'y') {
-        e.preventDefault();
-        history(true);
-      } else if (e.shiftKey && e.code === 'Digit1') {
-        e.preventDefault();
-        fit();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+  useBoardKeys({
+    remove: removeSelection,
+    selectAll: () => setSelection(new Set((store.data?.nodes ?? []).map((n) => n.id))),
+    escape: () => {
+      if (answers.running) answers.stop();
+      setMenu(null);
+      setPanel(null);
+      setSelection(EMPTY);
+      setSelectedEdges(EMPTY);
+    },
+    history,
+    fit,
   });
 
+  // Double-click a node to edit it (a group: its label); anywhere else, even inside a group,
+  // for a new text node there.
   const onDblClick = (e) => {
-    // Gestures capture the pointer, so the event names the viewport: look at what is under it.
-    const under = document.elementFromPoint(e.clientX, e.clientY) ?? e.target;
-    if (under.closest('.node-editor')) return;
-    const nodeEl = under.closest('[data-node-id]');
-    if (nodeEl) {
-      const n = byId.get(nodeEl.dataset.nodeId);
-      if (n && (n.type === 'text' || n.type === 'group') && store.data.nodes.some((x) => x.id === n.id)) setEditing(n.id);
-      return;
-    }
-    if (under.closest('[data-edge-id], .board-menu')) return;
+    const t = e.target;
+    if (t.closest('.node-editor, [data-edge-id], .board-menu')) return;
+    const nodeEl = t.closest('[data-node-id]');
+    const n = nodeEl && byId.get(nodeEl.dataset.nodeId);
+    const editable = n && store.data.nodes.some((x) => x.id === n.id);
+    if (editable && (n.type === 'text' || (n.type === 'group' && t.closest('.group-label')))) return setEditing(n.id);
+    if (n && n.type !== 'group') return;
     const box = viewportRef.current.getBoundingClientRect();
     const v = view.current;
     newNodeAt({ x: (e.clientX - box.left - v.x) / v.k, y: (e.clientY - box.top - v.y) / v.k });
@@ -405,14 +361,8 @@ export function Board({ path }) {
         <${EdgeLabels} shaped=${shaped} />
       </div>
       ${g?.kind === 'box' && html`<div class="board-box" style=${`left:${Math.min(g.x0, g.x1)}px;top:${Math.min(g.y0, g.y1)}px;width:${Math.abs(g.x1 - g.x0)}px;height:${Math.abs(g.y1 - g.y0)}px`}></div>`}
-      ${menu && html`<div class="board-menu" role="menu" style=${`left:${menu.x}px;top:${menu.y}px`} onPointerDown=${(e) => e.stopPropagation()}>
-        ${menu.node
-          ? html`<button role="menuitem" onClick=${() => { setMenu(null); sendSelected(menu.node); }}>Send to LLM</button>
-              <button role="menuitem" onClick=${() => { setMenu(null); setEditing(menu.node); }}>Edit text</button>
-              <button role="menuitem" onClick=${() => { setMenu(null); removeSelection(); }}>Delete</button>`
-          : html`<button role="menuitem" onClick=${() => { setMenu(null); newNodeAt(menu.world); }}>New text node</button>
-              <button role="menuitem" onClick=${() => { setMenu(null); fit(); }}>Zoom to fit</button>`}
-      </div>`}
+      ${menu && html`<${ContextMenu} menu=${menu} close=${() => setMenu(null)}
+        actions=${{ send: answers.send, edit: setEditing, remove: removeSelection, newNodeAt, fit }} />`}
     </div>
   </main>`;
 }

@@ -40,7 +40,7 @@ export function useAnswers(store) {
     if (maxTokens > 0) args.max_tokens = maxTokens;
     try {
       const out = await op('thread_send', args, { run });
-      if (out?.partial) store.notice('The answer was stopped; its partial text is kept in the canvas.', '', 'info');
+      if (out?.partial) store.notice('The answer was stopped; its partial text is kept in the canvas.', 'Send to LLM again for a whole answer.', 'info');
     } catch (e) {
       store.notice(e.message, e.hint);
     } finally {

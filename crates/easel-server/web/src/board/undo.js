@@ -82,3 +82,31 @@ export function redoPlan(d, target) {
   }
   return ops.length ? { name: 'canvas_batch', args: { ops } } : null;
 }
+
+/** Ctrl+Z on the board of `store`: undoes its canvas's latest change still in effect. */
+export async function undoOnBoard(store) {
+  try {
+    const entry = await undoTarget(store.canonicalPath);
+    if (!entry) return store.notice('Nothing to undo on this canvas.', 'Only changes recorded in the ledger can be undone.', 'info');
+    const seen = store.data;
+    await undoEntry(entry.id);
+    await store.refresh();
+    store.redo.push({ rev: store.data.rev, nodes: seen.nodes, edges: seen.edges });
+  } catch (e) {
+    store.notice(e.message, e.hint);
+    await store.refresh();
+  }
+}
+
+/** Ctrl+Shift+Z: puts back what the board's last undo took away, if nothing changed since. */
+export async function redoOnBoard(store) {
+  const next = store.redo.pop();
+  if (!next) return store.notice('Nothing to redo on this canvas.', 'Redo takes back an undo made on this board.', 'info');
+  if (next.rev !== store.data.rev) {
+    store.redo = [];
+    return store.notice('The canvas changed since the undo, so it cannot be redone.', 'Make the change again by hand.', 'info');
+  }
+  const rest = store.redo;
+  await store.change((d) => redoPlan(d, next), {}, { keepRedo: true });
+  store.redo = rest;
+}
