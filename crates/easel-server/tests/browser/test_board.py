@@ -105,6 +105,15 @@ def test_an_image_file_node_shows_the_image(page, server):
     wait_until(lambda: img.evaluate("i => i.complete && i.naturalWidth") == 1, what="the image to load")
 
 
+def test_a_missing_canvas_says_what_went_wrong_and_what_to_do(page, server):
+    page.goto(f"{server.base}/canvas/Nowhere.canvas")
+    alert = page.locator("main.board").get_by_role("alert")
+    alert.wait_for()
+    text = alert.inner_text()
+    assert "Nowhere" in text
+    assert alert.locator("small").inner_text().strip()  # the server's hint
+
+
 # --- View -----------------------------------------------------------------------------------
 
 
