@@ -21,8 +21,8 @@ import { redoOnBoard, undoOnBoard } from './undo.js';
 import { useBoardKeys } from './keys.js';
 import { ContextMenu } from './ContextMenu.js';
 import { invalidateFile } from './fileBodies.js';
-import { SendControls, provisional, streamTexts, useAnswers } from './SendToLlm.js';
-import { ExportMenu, ImportMenu, LayoutMenu } from './Menus.js';
+import { provisional, streamTexts, useAnswers } from './SendToLlm.js';
+import { Notices, Toolbar } from './Toolbar.js';
 
 const MAX_DOM_NODES = 400;
 const EMPTY = new Set();
@@ -321,29 +321,9 @@ export function Board({ path }) {
   const nodeView = (n) => html`<${NodeView} key=${n.id} node=${n} selected=${selection.has(n.id)} editing=${editing === n.id}
     streamText=${streams.get(n.id)} onSave=${(v) => saveEdit(n.id, v)} onCancel=${() => setEditing(null)} />`;
   return html`<main class="board" data-canvas-path=${data.path} data-rev=${data.rev}>
-    <div class="board-toolbar" role="toolbar" aria-label="Board">
-      <span class="board-title" title=${data.path}>${data.path}</span>
-      <button onClick=${fit} title="Zoom to fit (Shift+1)">Zoom to fit</button>
-      <button onClick=${() => zoomBy(1.25)} aria-label="Zoom in">+</button>
-      <button onClick=${() => zoomBy(0.8)} aria-label="Zoom out">−</button>
-      <button onClick=${() => history(false)} title="Ctrl+Z">Undo</button>
-      <button onClick=${() => history(true)} title="Ctrl+Shift+Z">Redo</button>
-      ${['layout', 'import', 'export'].map(
-        (p) => html`<button aria-expanded=${panel === p} onClick=${() => setPanel(panel === p ? null : p)}>${p[0].toUpperCase() + p.slice(1)}</button>`,
-      )}
-      <${SendControls} data=${data} selection=${selection} answers=${answers} store=${store} />
-    </div>
-    ${panel === 'layout' && html`<${LayoutMenu} store=${store} selection=${selection} onDone=${() => setPanel(null)} />`}
-    ${panel === 'import' && html`<${ImportMenu} path=${data.path} />`}
-    ${panel === 'export' && html`<${ExportMenu} store=${store} />`}
-    <div class="board-notices">
-      ${store.notices.map(
-        (n) => html`<div key=${n.id} class=${'notice ' + n.kind} role=${n.kind === 'error' ? 'alert' : 'status'}>
-          <span>${n.message}</span>${n.hint && html` <small>${n.hint}</small>`}
-          <button class="small" onClick=${() => store.dismiss(n.id)}>Dismiss</button>
-        </div>`,
-      )}
-    </div>
+    <${Toolbar} data=${data} store=${store} selection=${selection} answers=${answers} panel=${panel} setPanel=${setPanel}
+      fit=${fit} zoomBy=${zoomBy} history=${history} />
+    <${Notices} store=${store} />
     <div class="board-viewport" ref=${viewportRef} tabIndex="0"
       onPointerDown=${(e) => {
         setMenu(null);
