@@ -91,6 +91,18 @@ def test_markdown_from_the_file_is_sanitised(page, server):
     assert page.evaluate("window.__pwned") is None
 
 
+def test_geometry_that_is_not_numbers_never_reaches_a_style(page, server):
+    (server.vault / "Odd.canvas").write_text(json.dumps({"nodes": [
+        {"id": "a000000000000001", "type": "text", "text": "odd", "x": "0px;background:url(/api/files/evil.png);--a:", "y": 0, "width": 200, "height": 80},
+    ], "edges": []}))
+    seen = []
+    page.on("request", lambda r: seen.append(r.url))
+    open_board(page, server, "Odd.canvas")
+    style = node(page, "a000000000000001").get_attribute("style")
+    assert "url(" not in style and re.search(r"left:\s*0px", style), style
+    assert not any("evil.png" in u for u in seen)
+
+
 def test_an_image_file_node_shows_the_image(page, server):
     import base64
 

@@ -4,6 +4,17 @@
 // (its node is gone) the board shows the file as it is and says so.
 import { op } from '../api.js';
 
+const GEOMETRY = { x: 0, y: 0, width: 250, height: 60 };
+
+// Coordinates end up in style attributes and in arithmetic: a node whose geometry is not made of
+// numbers (a hand-edited file) is shown with numbers instead, never with the file's strings.
+function sane(n) {
+  if (Object.keys(GEOMETRY).every((k) => Number.isFinite(n[k]))) return n;
+  const out = { ...n };
+  for (const [k, d] of Object.entries(GEOMETRY)) out[k] = Number.isFinite(Number(n[k])) && n[k] !== null && n[k] !== '' ? Number(n[k]) : d;
+  return out;
+}
+
 export class CanvasStore {
   constructor(path, onUpdate) {
     this.path = path;
@@ -48,7 +59,7 @@ export class CanvasStore {
         this.again = false;
         try {
           const r = await op('canvas_read', { path: this.path });
-          this.data = { path: r.path, rev: r.rev, nodes: r.nodes ?? [], edges: r.edges ?? [] };
+          this.data = { path: r.path, rev: r.rev, nodes: (r.nodes ?? []).map(sane), edges: r.edges ?? [] };
           this.error = null;
         } catch (e) {
           this.error = e;
