@@ -186,6 +186,8 @@ def test_a_change_on_disk_appears_without_reload_keeping_view_and_selection(page
     wait_until(lambda: transform(page)[0] != 0 and True, what="pan")
     view = transform(page)
     page.evaluate("window.__sameDocument = true")
+    # An unchanged node keeps its very elements through the re-read (nothing is redrawn).
+    node(page, SYSTEM).locator(".md > *").first.evaluate("e => { e.__kept = true }")
     canvas = server.read_canvas("Research.canvas")
     canvas["nodes"].append({"id": "0000000000000abc", "type": "text", "text": "Written **on disk**", "x": 100, "y": 420, "width": 300, "height": 80})
     for n in canvas["nodes"]:
@@ -198,6 +200,7 @@ def test_a_change_on_disk_appears_without_reload_keeping_view_and_selection(page
     assert page.evaluate("window.__sameDocument") is True  # no reload
     assert transform(page) == view
     assert selected_ids(page) == [SYSTEM]
+    assert node(page, SYSTEM).locator(".md > *").first.evaluate("e => e.__kept === true")
 
 
 # --- Edit -----------------------------------------------------------------------------------

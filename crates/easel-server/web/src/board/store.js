@@ -15,6 +15,17 @@ function sane(n) {
   return out;
 }
 
+// A re-read keeps the objects of unchanged nodes and edges, so only what changed re-renders
+// (the board never flashes on a change made elsewhere).
+function reuse(before, after) {
+  if (!before) return after;
+  const old = new Map(before.map((x) => [x.id, x]));
+  return after.map((x) => {
+    const o = old.get(x.id);
+    return o && JSON.stringify(o) === JSON.stringify(x) ? o : x;
+  });
+}
+
 export class CanvasStore {
   constructor(path, onUpdate) {
     this.path = path;
@@ -59,7 +70,7 @@ export class CanvasStore {
         this.again = false;
         try {
           const r = await op('canvas_read', { path: this.path });
-          this.data = { path: r.path, rev: r.rev, nodes: (r.nodes ?? []).map(sane), edges: r.edges ?? [] };
+          this.data = { path: r.path, rev: r.rev, nodes: reuse(this.data?.nodes, (r.nodes ?? []).map(sane)), edges: reuse(this.data?.edges, r.edges ?? []) };
           this.error = null;
         } catch (e) {
           this.error = e;
