@@ -45,7 +45,7 @@ export function edgeShape(e, a, b) {
   const ts = NORMAL[e.toSide] ? e.toSide : sideFacing(b, a);
   const p0 = sidePoint(a, fs);
   const p3 = sidePoint(b, ts);
-  const bend = Math.max(40, Math.min(250, Math.hypot(p3.x - p0.x, p3.y - p0.y) / 2));
+  const bend = Math.max(20, Math.min(250, Math.hypot(p3.x - p0.x, p3.y - p0.y) / 2));
   const p1 = { x: p0.x + NORMAL[fs][0] * bend, y: p0.y + NORMAL[fs][1] * bend };
   const p2 = { x: p3.x + NORMAL[ts][0] * bend, y: p3.y + NORMAL[ts][1] * bend };
   const d = `M${p0.x},${p0.y} C${p1.x},${p1.y} ${p2.x},${p2.y} ${p3.x},${p3.y}`;
