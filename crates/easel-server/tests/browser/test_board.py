@@ -238,6 +238,9 @@ def test_select_by_click_shift_click_box_ctrl_a_and_esc(page, server):
 def test_dragging_a_node_writes_its_new_place_and_nothing_else(page, server):
     open_board(page, server)
     before = server.read_canvas("Research.canvas")
+    shown_rev = rev_of(page)
+    writes = []
+    page.on("request", lambda r: writes.append(json.loads(r.post_data)) if "/api/ops/canvas_update_node" in r.url else None)
     k = transform(page)[2]
     start = centre(page, QUESTION)
     drag(page, start, (start[0] + 100 * k, start[1] + 40 * k))
@@ -248,6 +251,8 @@ def test_dragging_a_node_writes_its_new_place_and_nothing_else(page, server):
     assert abs(new["x"] - (old["x"] + 100)) <= 1 and abs(new["y"] - (old["y"] + 40)) <= 1
     assert without(after, QUESTION, "x", "y") == without(before, QUESTION, "x", "y")
     wait_synced(page, server)
+    # One write, carrying the revision the board showed.
+    assert writes == [{"id": QUESTION, "data": {"x": new["x"], "y": new["y"]}, "path": "Research.canvas", "rev": shown_rev}]
 
 
 def test_dragging_a_group_carries_its_members(page, server):
