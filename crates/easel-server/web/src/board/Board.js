@@ -311,7 +311,7 @@ export function Board({ path }) {
   };
 
   if (!data) {
-    return html`<main class="board" data-canvas-path=${path}>
+    return html`<main class="board canvas-board" data-canvas-path=${path}>
       ${store.error ? html`<p class="error" role="alert">${store.error.message}<br /><small>${store.error.hint}</small></p>` : html`<p class="muted">Loading ${path}…</p>`}
     </main>`;
   }
@@ -320,7 +320,7 @@ export function Board({ path }) {
   // inside a group can be clicked; within each layer the array order is the z-order.
   const nodeView = (n) => html`<${NodeView} key=${n.id} node=${n} selected=${selection.has(n.id)} editing=${editing === n.id}
     streamText=${streams.get(n.id)} onSave=${(v) => saveEdit(n.id, v)} onCancel=${() => setEditing(null)} />`;
-  return html`<main class="board" data-canvas-path=${data.path} data-rev=${data.rev}>
+  return html`<main class="board canvas-board" data-canvas-path=${data.path} data-rev=${data.rev}>
     <${Toolbar} data=${data} store=${store} selection=${selection} answers=${answers} panel=${panel} setPanel=${setPanel}
       fit=${fit} zoomBy=${zoomBy} history=${history} />
     <${Notices} store=${store} />
