@@ -7,12 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-export type Turn = { text: string; hold?: Promise<void> } | { calls: [string, object][] };
+export type Turn = { text: string; hold?: Promise<void> } | { calls: [string, object][]; hold?: Promise<void> };
 
 export const text = (t: string): Turn => ({ text: t });
 /** A text turn that streams its first word, then waits for `gate` before the rest. */
 export const held = (t: string, gate: Promise<void>): Turn => ({ text: t, hold: gate });
-export const call = (name: string, args: object): Turn => ({ calls: [[name, args]] });
+export const call = (name: string, args: object, hold?: Promise<void>): Turn => ({ calls: [[name, args]], hold });
 
 /** A gate: `open()` lets a held turn finish. */
 export function gate(): { promise: Promise<void>; open: () => void } {
@@ -41,7 +41,7 @@ export class ScriptedModel {
         const parts = this.events(turn, this.requests.length).map((e) => `data: ${JSON.stringify(e)}\n\n`);
         parts.push('data: [DONE]\n\n');
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        if ('hold' in turn && turn.hold) {
+        if (turn.hold) {
           res.write(parts[0]);
           await turn.hold;
           res.end(parts.slice(1).join(''));
@@ -59,6 +59,11 @@ export class ScriptedModel {
 
   push(...turns: Turn[]): void {
     this.turns.push(...turns);
+  }
+
+  /** Drops the turns not used. */
+  clear(): void {
+    this.turns = [];
   }
 
   left(): number {

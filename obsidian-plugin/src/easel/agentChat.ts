@@ -98,7 +98,7 @@ export class AgentChat {
     }
     this.run = null;
     if (r.ok) this.session = r.output.session ?? this.session;
-    else if (r.error.kind === 'waiting') this.session = sessionOfWaiting(r.error.message) ?? this.session;
+    else this.session = sessionOfWaiting(r.error.message) ?? this.session;
     this.entries = finishRun(this.entries, r);
     this.onChange();
   }

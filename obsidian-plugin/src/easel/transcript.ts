@@ -114,7 +114,8 @@ export function finishRun(
     const name = /^'([^']+)'/.exec(err.message)?.[1] ?? 'a tool';
     return [...next, entry({ t: 'approval', id: null, agent: '', name, arguments: null, session: sessionOfWaiting(err.message), answer: null })];
   }
-  if (err.kind === 'cancelled') return [...next, entry({ t: 'note', text: 'Stopped. What the agent did so far is kept.' })];
+  // A stopped agent run is a 'failure' whose message says so (the session is kept).
+  if (err.kind === 'cancelled' || /was stopped before it finished/.test(err.message)) return [...next, entry({ t: 'note', text: 'Stopped. What the agent did so far is kept.' })];
   return [...next, entry({ t: 'error', message: err.message, hint: err.hint })];
 }
 
