@@ -72,7 +72,7 @@ for (const [label, fetchImpl] of [
       await client.connected();
       writeFileSync(join(vault.path, 'notes', `from-${label}.md`), 'hello\n');
       const ev = await waitUntil(() => seen.find((e) => e.type === 'changed' && e.path === `notes/from-${label}.md`), 'the changed event');
-      assert.equal(typeof ev.rev, 'string');
+      assert.equal(typeof ev?.rev, 'string');
       off();
     });
 

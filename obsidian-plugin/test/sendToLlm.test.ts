@@ -8,7 +8,7 @@ import { EaselClient } from '../src/easel/client';
 import { applyLayout } from '../src/easel/layout';
 import { describeSendResult, sendToLlm, type AnswerProgress } from '../src/easel/sendToLlm';
 import type { StartedServer } from '../src/easel/launcher';
-import { ScriptedModel, gate, held, text } from './scriptedModel';
+import { ScriptedModel, gate, held } from './scriptedModel';
 import { QUESTION, RESEARCH, makeVault, readJson, startEasel, waitUntil } from './helpers';
 
 describe('Send to LLM and layout against easel serve', () => {
