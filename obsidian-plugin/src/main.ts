@@ -110,17 +110,21 @@ export default class EaselPlugin extends Plugin {
   /** Sends one node to the model; the answer streams into the canvas and into a notice. */
   async sendToLlm(ref: NodeRef): Promise<void> {
     const notice = new Notice('Easel: asking the model…', 0);
-    notice.messageEl.empty();
-    const text = notice.messageEl.createDiv({ cls: 'easel-answer', text: 'Easel: asking the model…' });
-    const stop = notice.messageEl.createEl('button', { text: 'Stop', cls: 'easel-stop' });
+    // `messageEl` is newer than some Obsidian versions: without it, plain text and no button
+    // (the "Stop the answer" command still works).
+    const box = (notice as Partial<Notice>).messageEl;
+    box?.empty();
+    const text = box?.createDiv({ cls: 'easel-answer', text: 'Easel: asking the model…' });
+    const stop = box?.createEl('button', { text: 'Stop', cls: 'easel-stop' });
     const show = (s: string) => {
-      text.setText(s);
+      if (text) text.setText(s);
+      else notice.setMessage(s);
     };
     let client;
     try {
       client = await this.service.get();
     } catch (e) {
-      stop.remove();
+      stop?.remove();
       show(`Easel: ${asEaselError(e).describe()}`);
       return;
     }
@@ -130,11 +134,11 @@ export default class EaselPlugin extends Plugin {
       const tail = p.text.length > NOTICE_TAIL ? `…${p.text.slice(-NOTICE_TAIL)}` : p.text;
       show(`${p.model ?? 'Easel'}: ${tail}`);
     });
-    stop.addEventListener('click', () => void run.cancel());
+    stop?.addEventListener('click', () => void run.cancel());
     this.sends.add(run);
     const r = await run.result;
     this.sends.delete(run);
-    stop.remove();
+    stop?.remove();
     show(describeSendResult(r, streamed));
     if (r.ok || r.error.kind === 'cancelled') {
       const timer: { unref?: () => void } | number = setTimeout(() => notice.hide(), DONE_NOTICE_MS);

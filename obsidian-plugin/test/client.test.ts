@@ -6,10 +6,18 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EaselClient, parseServeUrl, type EaselEvent, type FetchLike } from '../src/easel/client';
-import { EaselError } from '../src/easel/errors';
+import { EaselError, errorFromBody } from '../src/easel/errors';
 import { nodeHttpFetch } from '../src/easel/nodeHttpFetch';
 import type { StartedServer } from '../src/easel/launcher';
 import { makeVault, startEasel, waitUntil, RESEARCH } from './helpers';
+
+test("the guard's refusals keep their message and hint", () => {
+  const e = errorFromBody(403, '{"error":"Origin \'app://obsidian.md\' is not allowed","hint":"API clients send no Origin header"}');
+  assert.deepEqual([e.kind, e.message, e.hint, e.status], ['forbidden', "Origin 'app://obsidian.md' is not allowed", 'API clients send no Origin header', 403]);
+  const odd = errorFromBody(502, '<html>bad gateway</html>');
+  assert.match(odd.message, /answered 502/);
+  assert.ok(odd.hint);
+});
 
 test('parseServeUrl takes the base and the token from the printed URL', () => {
   assert.deepEqual(parseServeUrl('http://127.0.0.1:4567/?token=abc'), { base: 'http://127.0.0.1:4567', token: 'abc' });
@@ -84,3 +92,18 @@ for (const [label, fetchImpl] of [
     });
   });
 }
+
+test('a request with an Origin, as a page in Obsidian would send, is refused; nodeHttpFetch sends none', async () => {
+  // Why the plugin does not use Obsidian's window.fetch: its origin is app://obsidian.md.
+  const vault = makeVault();
+  const server = await startEasel(vault.path);
+  try {
+    const withOrigin: FetchLike = (url, init) => fetch(url, { ...init, headers: { ...init.headers, origin: 'app://obsidian.md' } }) as any;
+    await assert.rejects(new EaselClient(server.conn, withOrigin).op('canvas_list', {}), (e: unknown) => e instanceof EaselError && e.kind === 'forbidden' && /Origin/.test(e.message));
+    const out = await new EaselClient(server.conn, nodeHttpFetch).op<{ canvases: unknown[] }>('canvas_list', {});
+    assert.equal(out.canvases.length, 2);
+  } finally {
+    await server.stop();
+    vault.cleanup();
+  }
+});

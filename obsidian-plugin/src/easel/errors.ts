@@ -23,9 +23,14 @@ export class EaselError extends Error {
 /** The API's error body as an EaselError, or a plain one when the body is not Easel's. */
 export function errorFromBody(status: number, body: string): EaselError {
   try {
-    const e = JSON.parse(body)?.error;
+    const parsed = JSON.parse(body);
+    const e = parsed?.error;
     if (e && typeof e.message === 'string') {
       return new EaselError(String(e.kind ?? 'failure'), e.message, String(e.hint ?? ''), status);
+    }
+    // The HTTP guard's refusals (403 Host/Origin, 413, 415) are `{"error": "...", "hint": "..."}`.
+    if (typeof e === 'string') {
+      return new EaselError(status === 403 ? 'forbidden' : 'refused', e, String(parsed.hint ?? ''), status);
     }
   } catch {
     // not JSON: fall through

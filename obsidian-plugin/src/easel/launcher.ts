@@ -1,7 +1,7 @@
 // Starting `easel --vault VAULT serve --port 0` as a child process and reading the address it
 // prints first (DESIGN.md section 17: `Easel at http://127.0.0.1:PORT/?token=TOKEN`).
 
-import { spawn as nodeSpawn, type ChildProcess } from 'node:child_process';
+import { spawn as nodeSpawn, type ChildProcess } from 'child_process';
 import { EaselError } from './errors';
 import { parseServeUrl, type Connection } from './client';
 

@@ -2,8 +2,8 @@
 // page's origin (app://obsidian.md), which easel serve refuses (no CORS, and the guard checks
 // Origin against DNS rebinding). Node's http sends no Origin and streams the response.
 
-import * as http from 'node:http';
-import * as https from 'node:https';
+import * as http from 'http';
+import * as https from 'https';
 import type { FetchLike, ResponseLike } from './client';
 
 export const nodeHttpFetch: FetchLike = (url, init) =>
@@ -11,7 +11,7 @@ export const nodeHttpFetch: FetchLike = (url, init) =>
     const u = new URL(url);
     const mod = u.protocol === 'https:' ? https : http;
     const headers: Record<string, string | number> = { ...init.headers };
-    if (init.body !== undefined) headers['content-length'] = Buffer.byteLength(init.body);
+    if (init.body !== undefined) headers['content-length'] = new TextEncoder().encode(init.body).length;
     const req = mod.request(u, { method: init.method, headers }, (res) => {
       let onAbort: (() => void) | null = null;
       const body = new ReadableStream<Uint8Array>({
