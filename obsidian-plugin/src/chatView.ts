@@ -54,6 +54,10 @@ export class AgentChatView extends ItemView {
     this.select.addEventListener('change', () => {
       this.chat?.setAgent(this.select.value);
     });
+    const reload = head.createEl('button', { text: 'Reload agents' });
+    reload.addEventListener('click', () => {
+      this.ready = this.connect();
+    });
     this.problem = root.createDiv({ cls: 'easel-problem' });
     this.conversation = root.createDiv({ cls: 'easel-conversation', attr: { role: 'region', 'aria-label': 'Conversation' } });
     const form = root.createDiv({ cls: 'easel-chat-form' });
@@ -69,28 +73,29 @@ export class AgentChatView extends ItemView {
     await this.ready;
   }
 
-  /** Connects and lists the agents; an error says what to do and offers a retry. */
+  /**
+   * Lists the agents (connecting first). The conversation goes on when its agent is still
+   * listed; an error says what went wrong and what to do.
+   */
   private async connect(): Promise<void> {
+    if (this.chat?.busy) return;
     this.problem.empty();
+    const chat = this.chat ?? new AgentChat(() => this.plugin.service.get(), () => this.render());
     try {
-      const client = await this.plugin.service.get();
-      this.chat = new AgentChat(client, () => this.render());
-      const agents = await this.chat.agents();
+      const agents = await chat.agents();
+      this.chat = chat;
       this.select.empty();
       for (const a of agents) this.select.createEl('option', { text: a.name, value: a.name, attr: { title: a.description ?? '' } });
       if (agents.length === 0) {
-        this.problem.createDiv({ text: 'This vault has no agents. Create one in .easel/agents/ (easel agent new NAME), then reopen this view.' });
+        this.problem.createDiv({ text: 'This vault has no agents. Create one in .easel/agents/ (easel agent new NAME), then press Reload agents.' });
       } else {
-        this.chat.setAgent(agents[0].name);
-        this.select.value = agents[0].name;
+        const keep = agents.some((a) => a.name === chat.agent) ? chat.agent : agents[0].name;
+        chat.setAgent(keep);
+        this.select.value = keep;
       }
     } catch (e) {
-      this.chat = null;
       this.problem.createDiv({ text: `Easel: ${asEaselError(e).describe()}` });
-      const retry = this.problem.createEl('button', { text: 'Retry' });
-      retry.addEventListener('click', () => {
-        this.ready = this.connect();
-      });
+      this.problem.createDiv({ text: 'Fix that (Settings → Easel), then press Reload agents.' });
     }
     this.render();
   }

@@ -55,7 +55,7 @@ describe('the agent chat against easel serve', () => {
   afterEach(() => assert.equal(model.left(), 0, 'every scripted turn was used'));
 
   test('lists the agents', async () => {
-    const chat = new AgentChat(client);
+    const chat = new AgentChat(async () => client);
     const names = (await chat.agents()).map((a) => a.name).sort();
     assert.deepEqual(names, ['triage', 'writer']);
   });
@@ -64,7 +64,7 @@ describe('the agent chat against easel serve', () => {
     const g = gate();
     model.push(held('Hello from the writer.', g.promise), text('Still here.'));
     let changes = 0;
-    const chat = new AgentChat(client, () => changes++);
+    const chat = new AgentChat(async () => client, () => changes++);
     chat.setAgent('writer');
     const sending = chat.send('Say hello');
     await waitUntil(() => chat.entries.some((e) => e.t === 'text' && e.text === 'Hello ' && !e.done), 'the first streamed word');
@@ -93,7 +93,7 @@ describe('the agent chat against easel serve', () => {
 
   test('a handoff shows who hands over to whom and the next agent answers', async () => {
     model.push(call('transfer_to_writer', {}), text('Writer here.'));
-    const chat = new AgentChat(client);
+    const chat = new AgentChat(async () => client);
     chat.setAgent('triage');
     await chat.send('Please write something');
     const handoff = chat.entries.find((e) => e.t === 'handoff');
@@ -106,7 +106,7 @@ describe('the agent chat against easel serve', () => {
 
   test('approve runs the waiting call once; the file is written and the run finishes', async () => {
     model.push(call('note_write', { path: 'drafts/hello.md', content: 'Hello from the agent' }), text('I wrote the note.'));
-    const chat = new AgentChat(client);
+    const chat = new AgentChat(async () => client);
     chat.setAgent('writer');
     const target = join(vault.path, 'drafts', 'hello.md');
     await chat.send('Write drafts/hello.md');
@@ -130,7 +130,7 @@ describe('the agent chat against easel serve', () => {
 
   test('deny leaves the file absent and the agent is told', async () => {
     model.push(call('note_write', { path: 'drafts/no.md', content: 'Nope' }), text('Understood, I did not write it.'));
-    const chat = new AgentChat(client);
+    const chat = new AgentChat(async () => client);
     chat.setAgent('writer');
     await chat.send('Write drafts/no.md');
     assert.equal(chat.waiting, true);
@@ -147,7 +147,7 @@ describe('the agent chat against easel serve', () => {
   test('Stop ends the run before its next step; what it did is kept', async () => {
     const g = gate();
     model.push(call('note_read', { path: 'Welcome.md' }, g.promise), text('never asked for'));
-    const chat = new AgentChat(client);
+    const chat = new AgentChat(async () => client);
     chat.setAgent('writer');
     const calls = model.requests.length;
     const sending = chat.send('Read Welcome.md');

@@ -208,6 +208,32 @@ describe('the plugin in (fake) Obsidian with a running easel serve', () => {
     await plugin.openChat();
     assert.equal(app.workspace.getLeavesOfType(CHAT_VIEW).length, 1);
   });
+
+  test('the chat view streams text live and shows a handoff as "triage → writer"', async () => {
+    const g = gate();
+    model.push(call('transfer_to_writer', {}), held('Writer here, writing slowly.', g.promise));
+    await plugin.openChat();
+    const view = app.workspace.getLeavesOfType(CHAT_VIEW)[0].view as AgentChatView;
+    await view.ready;
+    const root = view.contentEl as unknown as FakeEl;
+    const select = root.findAll((e) => e.getAttr('aria-label') === 'Agent')[0];
+    select.value = 'triage';
+    select.dispatch('change');
+    root.findAll((e) => e.getAttr('aria-label') === 'Message')[0].value = 'Write me something';
+    root.button('Send')!.click();
+    const conversation = root.findAll((e) => e.getAttr('aria-label') === 'Conversation')[0];
+    const streaming = await waitUntil(() => conversation.findAll((e) => e.hasClass('easel-streaming'))[0], 'the streaming text');
+    assert.equal(streaming.textContent, 'Writer ');
+    assert.equal(streaming.getAttr('data-agent'), 'writer');
+    assert.equal(root.button('Stop')!.disabled, false);
+    assert.equal(root.button('Send')!.disabled, true);
+    assert.deepEqual(conversation.findAll((e) => e.hasClass('easel-handoff')).map((e) => e.textContent), ['triage → writer']);
+    g.open();
+    await waitUntil(() => conversation.findAll((e) => e.hasClass('easel-agent') && e.textContent === 'Writer here, writing slowly.')[0], 'the final text');
+    assert.equal(conversation.findAll((e) => e.hasClass('easel-streaming')).length, 0);
+    await waitUntil(() => !root.button('Send')!.disabled, 'Send enabled again');
+    assert.equal(root.button('Stop')!.disabled, true);
+  });
 });
 
 describe('the plugin starting easel itself', () => {
@@ -243,6 +269,38 @@ describe('the plugin starting easel itself', () => {
       assert.equal(readFileSync(join(vault.path, RESEARCH), 'utf8'), before);
       plugin.unload();
     } finally {
+      vault.cleanup();
+    }
+  });
+
+  test('the chat view says what is wrong when easel cannot start, and recovers after the fix', async () => {
+    const vault = makeVault();
+    const model = new ScriptedModel();
+    try {
+      await model.start();
+      model.configure(vault.path);
+      addAgents(vault.path);
+      const app = new App(vault.path);
+      const plugin = await loadPlugin(app, { binaryPath: '/nonexistent/easel' });
+      await plugin.openChat();
+      const view = app.workspace.getLeavesOfType(CHAT_VIEW)[0].view as AgentChatView;
+      await view.ready;
+      const root = view.contentEl as unknown as FakeEl;
+      const problem = root.findAll((e) => e.hasClass('easel-problem'))[0];
+      assert.match(problem.textContent, /could not start '\/nonexistent\/easel serve'.*path of the easel binary/);
+      assert.equal(root.button('Send')!.disabled, true);
+      Setting.all = [];
+      app.settingTabs[0].display();
+      await Setting.all.find((s) => s.name === 'Easel binary')!.text!.type(EASEL_BIN);
+      root.button('Reload agents')!.click();
+      await view.ready;
+      assert.equal(problem.textContent, '');
+      const select = root.findAll((e) => e.getAttr('aria-label') === 'Agent')[0];
+      assert.deepEqual(select.children.map((o) => o.value), ['triage', 'writer']);
+      assert.equal(root.button('Send')!.disabled, false);
+      plugin.unload();
+    } finally {
+      await model.stop();
       vault.cleanup();
     }
   });

@@ -23,14 +23,18 @@ export class AgentChat {
   session: string | null = null;
   private run: Run<RunOutput> | null = null;
 
+  /**
+   * `client` is asked for on every call, not kept: the plugin's connection is replaced when its
+   * settings change or its server is restarted.
+   */
   constructor(
-    private readonly client: EaselClient,
+    private readonly client: () => Promise<EaselClient>,
     private readonly onChange: () => void = () => undefined,
   ) {}
 
   /** The vault's agents (agent_list), enabled ones only. */
   async agents(): Promise<AgentInfo[]> {
-    const out = await this.client.op<{ agents?: (AgentInfo & { enabled?: boolean })[] }>('agent_list', {});
+    const out = await (await this.client()).op<{ agents?: (AgentInfo & { enabled?: boolean })[] }>('agent_list', {});
     return (out.agents ?? []).filter((a) => a.enabled !== false).map((a) => ({ name: a.name, description: a.description }));
   }
 
@@ -83,15 +87,16 @@ export class AgentChat {
   }
 
   private async follow(op: string, args: object): Promise<void> {
-    const run = this.client.start<RunOutput>(op, args, (e) => {
-      this.entries = applyEvent(this.entries, e);
-      if (e.type === 'approval_needed' && typeof e.session === 'string') this.session = e.session;
-      this.onChange();
-    });
-    this.run = run;
-    this.onChange();
     let r: RunResult<RunOutput>;
     try {
+      const client = await this.client();
+      const run = client.start<RunOutput>(op, args, (e) => {
+        this.entries = applyEvent(this.entries, e);
+        if (e.type === 'approval_needed' && typeof e.session === 'string') this.session = e.session;
+        this.onChange();
+      });
+      this.run = run;
+      this.onChange();
       r = await run.result;
     } catch (e) {
       r = { ok: false, error: asEaselError(e) };
