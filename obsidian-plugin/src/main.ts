@@ -134,7 +134,11 @@ export default class EaselPlugin extends Plugin {
       const tail = p.text.length > NOTICE_TAIL ? `…${p.text.slice(-NOTICE_TAIL)}` : p.text;
       show(`${p.model ?? 'Easel'}: ${tail}`);
     });
-    stop?.addEventListener('click', () => void run.cancel());
+    stop?.addEventListener('click', (ev: MouseEvent) => {
+      // A click on a notice dismisses it; the notice must stay to say the answer stopped.
+      ev?.stopPropagation?.();
+      void run.cancel();
+    });
     this.sends.add(run);
     const r = await run.result;
     this.sends.delete(run);
