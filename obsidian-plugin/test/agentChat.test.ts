@@ -47,9 +47,9 @@ describe('the agent chat against easel serve', () => {
     client = new EaselClient(server.conn);
   });
   after(async () => {
-    client.close();
-    await server.stop();
-    await model.stop();
+    client?.close();
+    await server?.stop();
+    await model?.stop();
     vault.cleanup();
   });
   afterEach(() => assert.equal(model.left(), 0, 'every scripted turn was used'));

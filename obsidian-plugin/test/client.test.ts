@@ -40,8 +40,8 @@ for (const [label, fetchImpl] of [
       client = new EaselClient(server.conn, fetchImpl);
     });
     after(async () => {
-      client.close();
-      await server.stop();
+      client?.close();
+      await server?.stop();
       vault.cleanup();
     });
 

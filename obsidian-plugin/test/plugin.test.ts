@@ -71,9 +71,9 @@ describe('the plugin in (fake) Obsidian with a running easel serve', () => {
     plugin = await loadPlugin(app, { serverUrl: `${server.conn.base}/?token=${server.conn.token}` });
   });
   after(async () => {
-    plugin.unload();
-    await server.stop();
-    await model.stop();
+    plugin?.unload();
+    await server?.stop();
+    await model?.stop();
     vault.cleanup();
   });
   afterEach(() => assert.equal(model.left(), 0, 'every scripted turn was used'));

@@ -28,9 +28,9 @@ describe('Send to LLM and layout against easel serve', () => {
     client = new EaselClient(server.conn);
   });
   after(async () => {
-    client.close();
-    await server.stop();
-    await model.stop();
+    client?.close();
+    await server?.stop();
+    await model?.stop();
     vault.cleanup();
   });
   afterEach(() => {
