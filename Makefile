@@ -2,14 +2,14 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser obsidian-plugin
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
 	scripts/demo.sh
 
 ## test: everything CI runs
-test: deps fmt lint unit doc-tests mcp-client browser
+test: deps fmt lint unit doc-tests mcp-client browser obsidian-plugin
 
 deps:
 	scripts/install-deps.sh
@@ -70,6 +70,10 @@ bench-code:
 ## browser: drive `easel serve`'s web UI in headless Chromium (Debian's) with Playwright
 browser:
 	scripts/browser-tests.sh
+
+## obsidian-plugin: build the Obsidian plugin and test it against a real easel serve (Node's test runner)
+obsidian-plugin:
+	scripts/obsidian-plugin-tests.sh
 
 ## mcp-client: drive `easel mcp` with the official MCP Python SDK (venv in target/mcp-venv)
 mcp-client:
