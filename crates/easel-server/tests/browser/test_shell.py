@@ -77,3 +77,14 @@ def test_a_blank_canvas_and_a_refused_path_say_what_happened(page, server):
     nav.get_by_role("button", name="Create").click()
     page.wait_for_url("**/canvas/Empty.canvas")
     assert json.loads((server.vault / "Empty.canvas").read_text()) == {"nodes": [], "edges": []}
+
+
+def test_an_agent_written_on_disk_and_a_deleted_file_update_the_panel(page, server):
+    nav = page.get_by_role("navigation", name="Vault")
+    nav.get_by_role("link", name="Research.canvas").wait_for()
+    (server.vault / ".easel" / "agents").mkdir(parents=True, exist_ok=True)
+    (server.vault / ".easel" / "agents" / "scout.md").write_text(
+        "---\ndescription: Looks around\n---\nYou look around.\n")
+    nav.get_by_role("link", name="scout").wait_for(timeout=5000)
+    (server.vault / "Research.canvas").unlink()
+    nav.get_by_role("link", name="Research.canvas").wait_for(state="detached", timeout=5000)

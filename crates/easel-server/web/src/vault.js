@@ -1,5 +1,5 @@
 // The vault side panel: canvases, notes and documents, agents, and a new canvas from a template.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from './html.js';
 import { op, onEvent } from './api.js';
 import { pageOf } from './route.js';
@@ -40,17 +40,32 @@ export function VaultPanel({ current }) {
       })
       .catch((e) => setError(e));
 
-  useEffect(() => {
-    load();
+  const loadAgents = () =>
     op('agent_list', {})
       .then((r) => setAgents(r.agents ?? []))
       .catch(() => setAgents([]));
+
+  const known = useRef(new Set());
+  useEffect(() => {
+    known.current = new Set((files ?? []).map((f) => f.path));
+  }, [files]);
+
+  useEffect(() => {
+    load();
+    loadAgents();
     let timer;
-    // A file created, deleted or renamed anywhere changes the list; coalesce bursts.
+    let agentTimer;
+    // Only a file created or deleted changes the list (an answer streaming into a canvas
+    // rewrites it many times a second); bursts are coalesced.
     return onEvent((e) => {
-      if (e.type === 'changed' || e.type === 'reconnected') {
+      const listed = e.type === 'changed' && known.current.has(e.path);
+      if (e.type === 'reconnected' || (e.type === 'changed' && (e.rev === null) === listed)) {
         clearTimeout(timer);
         timer = setTimeout(load, 150);
+      }
+      if (e.type === 'reconnected' || (e.type === 'changed' && /^\.(easel|claude|github|opencode)\/agents\//.test(e.path))) {
+        clearTimeout(agentTimer);
+        agentTimer = setTimeout(loadAgents, 150);
       }
     });
   }, []);
