@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { html } from './html.js';
 import { route } from './route.js';
+import { prefetch } from './api.js';
 import { VaultPanel } from './vault.js';
 import { useEffect, useState } from 'preact/hooks';
 
@@ -18,7 +19,7 @@ function Lazy({ page, props }) {
   const [View, setView] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    pages[page]()
+    (page === opening.page ? opening.code : pages[page]())
       .then((v) => setView(() => v))
       .catch(() => setError('this page could not be loaded: reload it, and restart `easel serve` if it keeps failing'));
   }, [page]);
@@ -47,6 +48,11 @@ function Page({ page, arg }) {
 }
 
 const { page, arg } = route(location.pathname);
+// The page's code and the board's first read start now, side by side, before anything renders.
+const opening = { page, code: pages[page]?.() };
+// Every page renders Markdown: fetch the renderer beside the page's own code, not after it.
+if (opening.code) import('./markdown.js');
+if (page === 'canvas') prefetch('canvas_read', { path: arg });
 const current = page === 'canvas' || page === 'doc' ? arg : null;
 render(
   html`<div class="shell"><${VaultPanel} current=${current} /><${Page} page=${page} arg=${arg} /></div>`,
