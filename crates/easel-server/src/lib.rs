@@ -7,6 +7,8 @@
 //! - `GET /api/events` is a Server-Sent Events stream of vault changes (from a file watcher,
 //!   so edits made in Obsidian show up) and of the events of running operations; with
 //!   `?format=ag-ui` the same events in the AG-UI vocabulary.
+//! - `POST /api/ag-ui/agents/{name}` runs an agent for an AG-UI client: a `RunAgentInput` in,
+//!   the run's AG-UI events out.
 //! - `GET /api/files/{path}` serves a vault file (images on a board).
 //! - Every other `GET` is the web UI, embedded in the binary.
 //!
@@ -17,6 +19,7 @@
 #![warn(missing_docs)]
 
 mod agui;
+mod agui_run;
 mod api;
 mod assets;
 mod auth;
@@ -127,6 +130,7 @@ impl Server {
         let app = api::routes()
             .merge(files::routes())
             .merge(events::routes())
+            .merge(agui_run::routes())
             .merge(assets::routes())
             .layer(axum::middleware::from_fn_with_state(
                 self.state.clone(),
