@@ -3,11 +3,13 @@
 use crate::options::GuardOptions;
 use axum::Router;
 use axum::body::Body;
+use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::BodyExt;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,10 +63,14 @@ pub fn guard(router: Router, opts: &GuardOptions) -> Router {
 
 /// [`guard`] with refusals shaped for the server's clients.
 pub fn guard_with_style(router: Router, opts: &GuardOptions, style: ErrorStyle) -> Router {
-    router.layer(middleware::from_fn_with_state(
-        Arc::new(Guard::new(opts, style)),
-        check_request,
-    ))
+    // axum's body extractors have a cap of their own (2 MB), which would refuse bodies the
+    // guard let through, with a plain-text 413 and no hint: the guard's cap is the one cap.
+    router
+        .layer(DefaultBodyLimit::max(opts.max_body_bytes))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(Guard::new(opts, style)),
+            check_request,
+        ))
 }
 
 /// `example.com:8080` → `example.com`; `[::1]:80` → `::1`.
@@ -208,17 +214,20 @@ impl Guard {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
+        let (parts, mut body) = req.into_parts();
         if declared.is_some_and(|n| n > self.max_body_bytes as u64) {
+            self.drain_after_refusal(&parts.headers, body);
             return Err(self.too_large());
         }
-        let (parts, body) = req.into_parts();
-        let limited = Limited::new(body, self.max_body_bytes);
-        let bytes = match tokio::time::timeout(self.body_timeout, limited.collect()).await {
-            Ok(Ok(collected)) => collected.to_bytes(),
-            Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
+        let capacity = declared.map_or(0, |n| usize::try_from(n).unwrap_or(0));
+        let read = read_limited(&mut body, self.max_body_bytes, capacity);
+        let bytes = match tokio::time::timeout(self.body_timeout, read).await {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(BodyError::TooLarge)) => {
+                self.drain_after_refusal(&parts.headers, body);
                 return Err(self.too_large());
             }
-            Ok(Err(e)) => {
+            Ok(Err(BodyError::Read(e))) => {
                 return Err(self.refuse(
                     StatusCode::BAD_REQUEST,
                     &format!("could not read the request body: {e}"),
@@ -238,6 +247,71 @@ impl Guard {
         };
         Ok(Request::from_parts(parts, Body::from(bytes)))
     }
+
+    /// After a 413, reads and drops what the client is still sending, up to a bound, so that
+    /// it gets to read the refusal. A connection closed with unread data is reset by the
+    /// kernel, and a client still sending its body then loses the answer it has not read: it
+    /// sees "connection reset" instead of what went wrong and what to do.
+    fn drain_after_refusal(&self, headers: &HeaderMap, body: Body) {
+        // A client waiting for "100 Continue" has sent nothing yet; reading the body would
+        // invite it to send it all.
+        let waits_to_send = headers
+            .get(header::EXPECT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        if waits_to_send {
+            return;
+        }
+        let most = self.max_body_bytes.saturating_mul(DRAIN_FACTOR);
+        let within = self.body_timeout;
+        tokio::spawn(async move {
+            let mut body = body;
+            let mut seen = 0usize;
+            let drained = tokio::time::timeout(within, async {
+                while let Some(Ok(frame)) = body.frame().await {
+                    if let Some(data) = frame.data_ref() {
+                        seen = seen.saturating_add(data.len());
+                        if seen > most {
+                            return false;
+                        }
+                    }
+                }
+                true
+            })
+            .await;
+            // Past the bound the connection is closed (and reset) after all.
+            if !matches!(drained, Ok(true)) {
+                tracing::debug!(
+                    bytes = seen,
+                    "stopped reading an oversized body; closing the connection"
+                );
+            }
+        });
+    }
+}
+
+/// How much of an oversized body is read and dropped after the 413, as a multiple of the
+/// cap: enough for a client that sent a little too much, not an invitation to stream forever.
+const DRAIN_FACTOR: usize = 4;
+
+enum BodyError {
+    TooLarge,
+    Read(axum::Error),
+}
+
+/// The whole body, or `TooLarge` as soon as it passes `max` bytes (the rest left unread).
+async fn read_limited(body: &mut Body, max: usize, capacity: usize) -> Result<Bytes, BodyError> {
+    let mut buf = Vec::with_capacity(capacity.min(max));
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(BodyError::Read)?;
+        if let Some(data) = frame.data_ref() {
+            if buf.len().saturating_add(data.len()) > max {
+                return Err(BodyError::TooLarge);
+            }
+            buf.extend_from_slice(data);
+        }
+    }
+    Ok(Bytes::from(buf))
 }
 
 /// Compares in time independent of where the inputs differ, so the token cannot be guessed
