@@ -3,14 +3,17 @@
 use crate::options::GuardOptions;
 use axum::Router;
 use axum::body::Body;
+use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use http_body_util::{BodyExt, LengthLimitError, Limited};
+use http_body_util::BodyExt;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// How a refusal's JSON body is shaped, so each server's clients can read it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,6 +55,9 @@ struct Guard {
     max_body_bytes: usize,
     body_timeout: Duration,
     style: ErrorStyle,
+    /// One permit per byte of request body held now, over all connections.
+    budget: Arc<Semaphore>,
+    budget_bytes: usize,
 }
 
 /// Puts `router` behind the guard of `opts`; refusals are shaped as [`ErrorStyle::Plain`].
@@ -61,10 +67,14 @@ pub fn guard(router: Router, opts: &GuardOptions) -> Router {
 
 /// [`guard`] with refusals shaped for the server's clients.
 pub fn guard_with_style(router: Router, opts: &GuardOptions, style: ErrorStyle) -> Router {
-    router.layer(middleware::from_fn_with_state(
-        Arc::new(Guard::new(opts, style)),
-        check_request,
-    ))
+    // axum's body extractors have a cap of their own (2 MB), which would refuse bodies the
+    // guard let through, with a plain-text 413 and no hint: the guard's cap is the one cap.
+    router
+        .layer(DefaultBodyLimit::max(opts.max_body_bytes))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(Guard::new(opts, style)),
+            check_request,
+        ))
 }
 
 /// `example.com:8080` → `example.com`; `[::1]:80` → `::1`.
@@ -102,12 +112,18 @@ impl Guard {
             hosts.push(ip.to_string());
         }
         hosts.extend(opts.allowed_hosts.iter().map(|h| h.to_ascii_lowercase()));
+        let budget_bytes = opts
+            .max_buffered_bytes
+            .max(opts.max_body_bytes)
+            .min(Semaphore::MAX_PERMITS);
         Guard {
             hosts,
             token: opts.token().map(str::to_owned),
             max_body_bytes: opts.max_body_bytes,
             body_timeout: opts.body_timeout,
             style,
+            budget: Arc::new(Semaphore::new(budget_bytes)),
+            budget_bytes,
         }
     }
 
@@ -184,12 +200,30 @@ impl Guard {
         )
     }
 
+    fn busy(&self) -> Response {
+        let mut refusal = self.refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "the server is already holding {} MiB of other requests' bodies, the most it takes at once",
+                self.budget_bytes / (1024 * 1024)
+            ),
+            "try again in a moment (other large requests are being read), or send less per request",
+        );
+        refusal
+            .headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        refusal
+    }
+
     /// Checks the body's type and size and reads it, within the deadline, so the handler gets a
     /// complete body and a slow client cannot hold a worker.
-    async fn read_body(&self, req: Request<Body>) -> Result<Request<Body>, Response> {
+    ///
+    /// The permit is the body's share of the memory budget: it is held until the answer is
+    /// ready.
+    async fn read_body(&self, req: Request<Body>) -> Result<(Request<Body>, Held), Response> {
         let expects_json = matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH);
         if !expects_json {
-            return Ok(req);
+            return Ok((req, None));
         }
         if !is_json(req.headers()) {
             let given = req
@@ -208,17 +242,31 @@ impl Guard {
             .get(header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
+        let (parts, mut body) = req.into_parts();
         if declared.is_some_and(|n| n > self.max_body_bytes as u64) {
+            self.drain_after_refusal(&parts.headers, body);
             return Err(self.too_large());
         }
-        let (parts, body) = req.into_parts();
-        let limited = Limited::new(body, self.max_body_bytes);
-        let bytes = match tokio::time::timeout(self.body_timeout, limited.collect()).await {
-            Ok(Ok(collected)) => collected.to_bytes(),
-            Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
+        let capacity = declared.map_or(0, |n| usize::try_from(n).unwrap_or(0));
+        // A declared length is reserved at once; a chunked body as it comes.
+        let mut held = None;
+        if capacity > 0 && !reserve(&self.budget, &mut held, capacity) {
+            self.drain_after_refusal(&parts.headers, body);
+            return Err(self.busy());
+        }
+        let budget = (declared.is_none()).then_some(&self.budget);
+        let read = read_limited(&mut body, self.max_body_bytes, capacity, budget, &mut held);
+        let bytes = match tokio::time::timeout(self.body_timeout, read).await {
+            Ok(Ok(bytes)) => bytes,
+            Ok(Err(BodyError::TooLarge)) => {
+                self.drain_after_refusal(&parts.headers, body);
                 return Err(self.too_large());
             }
-            Ok(Err(e)) => {
+            Ok(Err(BodyError::Busy)) => {
+                self.drain_after_refusal(&parts.headers, body);
+                return Err(self.busy());
+            }
+            Ok(Err(BodyError::Read(e))) => {
                 return Err(self.refuse(
                     StatusCode::BAD_REQUEST,
                     &format!("could not read the request body: {e}"),
@@ -236,8 +284,108 @@ impl Guard {
                 ));
             }
         };
-        Ok(Request::from_parts(parts, Body::from(bytes)))
+        Ok((Request::from_parts(parts, Body::from(bytes)), held))
     }
+
+    /// After a 413, reads and drops what the client is still sending, up to a bound, so that
+    /// it gets to read the refusal. A connection closed with unread data is reset by the
+    /// kernel, and a client still sending its body then loses the answer it has not read: it
+    /// sees "connection reset" instead of what went wrong and what to do.
+    fn drain_after_refusal(&self, headers: &HeaderMap, body: Body) {
+        // A client waiting for "100 Continue" has sent nothing yet; reading the body would
+        // invite it to send it all.
+        let waits_to_send = headers
+            .get(header::EXPECT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+        if waits_to_send {
+            return;
+        }
+        let most = self.max_body_bytes.saturating_mul(DRAIN_FACTOR);
+        let within = self.body_timeout;
+        tokio::spawn(async move {
+            let mut body = body;
+            let mut seen = 0usize;
+            let drained = tokio::time::timeout(within, async {
+                while let Some(Ok(frame)) = body.frame().await {
+                    if let Some(data) = frame.data_ref() {
+                        seen = seen.saturating_add(data.len());
+                        if seen > most {
+                            return false;
+                        }
+                    }
+                }
+                true
+            })
+            .await;
+            // Past the bound the connection is closed (and reset) after all.
+            if !matches!(drained, Ok(true)) {
+                tracing::debug!(
+                    bytes = seen,
+                    "stopped reading an oversized body; closing the connection"
+                );
+            }
+        });
+    }
+}
+
+/// How much of an oversized body is read and dropped after the 413, as a multiple of the
+/// cap: enough for a client that sent a little too much, not an invitation to stream forever.
+const DRAIN_FACTOR: usize = 4;
+
+/// A body's share of the budget, released when dropped.
+type Held = Option<OwnedSemaphorePermit>;
+
+/// Adds `bytes` to `held` if the budget has room now. Never waits: a client that waited while
+/// holding part of the budget could wait on another doing the same.
+fn reserve(budget: &Arc<Semaphore>, held: &mut Held, bytes: usize) -> bool {
+    let Ok(n) = u32::try_from(bytes) else {
+        return false;
+    };
+    match budget.clone().try_acquire_many_owned(n) {
+        Ok(more) => {
+            match held {
+                Some(p) => p.merge(more),
+                None => *held = Some(more),
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+enum BodyError {
+    TooLarge,
+    Busy,
+    Read(axum::Error),
+}
+
+/// The whole body, or `TooLarge` as soon as it passes `max` bytes (the rest left unread).
+/// With a `budget`, each piece is reserved in `held` as it comes (`Busy` when there is no
+/// room).
+async fn read_limited(
+    body: &mut Body,
+    max: usize,
+    capacity: usize,
+    budget: Option<&Arc<Semaphore>>,
+    held: &mut Held,
+) -> Result<Bytes, BodyError> {
+    let mut buf = Vec::with_capacity(capacity.min(max));
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(BodyError::Read)?;
+        if let Some(data) = frame.data_ref() {
+            if buf.len().saturating_add(data.len()) > max {
+                return Err(BodyError::TooLarge);
+            }
+            if let Some(budget) = budget
+                && !reserve(budget, held, data.len())
+            {
+                return Err(BodyError::Busy);
+            }
+            buf.extend_from_slice(data);
+        }
+    }
+    Ok(Bytes::from(buf))
 }
 
 /// Compares in time independent of where the inputs differ, so the token cannot be guessed
@@ -252,7 +400,12 @@ async fn check_request(State(g): State<Arc<Guard>>, req: Request<Body>, next: Ne
         return refusal;
     }
     match g.read_body(req).await {
-        Ok(req) => next.run(req).await,
+        Ok((req, held)) => {
+            let response = next.run(req).await;
+            // The body is gone once the handler has answered; its share of the budget too.
+            drop(held);
+            response
+        }
         Err(refusal) => {
             tracing::info!(status = %refusal.status(), "refused HTTP request body");
             refusal

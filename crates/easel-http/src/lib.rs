@@ -7,7 +7,7 @@
 //!   401 to a missing or wrong token.
 //! - It refuses a body that is not `application/json` where JSON is expected (415), so a web
 //!   page cannot post to it cross-site with a "simple" request.
-//! - It caps request sizes (413) and gives a client a deadline for its headers and its body, so
+//! - It caps request sizes (413), and the bytes of bodies held at once (503), and gives a client a deadline for its headers and its body, so
 //!   a slow or stalled client cannot hold a connection forever.
 //!
 //! ```no_run
@@ -33,6 +33,7 @@ mod serve;
 pub use error::GuardError;
 pub use guard::{ErrorStyle, guard, guard_with_style, refusal};
 pub use options::{
-    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_BODY_BYTES, GuardOptions,
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_BUFFERED_BYTES, GuardOptions,
 };
 pub use serve::{bind, serve};

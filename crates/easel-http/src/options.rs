@@ -6,6 +6,9 @@ use std::time::Duration;
 
 /// The largest request body accepted unless a server sets its own (413 above it).
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// How many bytes of request bodies the server holds at once, over all connections (503 past
+/// it): many clients each sending a body just under the cap cannot exhaust memory.
+pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 8 * DEFAULT_MAX_BODY_BYTES;
 /// How long a client may take to send its request line and headers before it is disconnected.
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a client may take to send a request body once its headers are in (408 after).
@@ -24,6 +27,9 @@ pub struct GuardOptions {
     pub allowed_hosts: Vec<String>,
     /// The largest request body, in bytes.
     pub max_body_bytes: usize,
+    /// The most request-body bytes held at once, over all connections (never less than
+    /// `max_body_bytes`).
+    pub max_buffered_bytes: usize,
     /// The deadline for a request's headers.
     pub header_timeout: Duration,
     /// The deadline for a request's body.
@@ -39,6 +45,7 @@ impl GuardOptions {
             token: None,
             allowed_hosts: Vec::new(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_buffered_bytes: DEFAULT_MAX_BUFFERED_BYTES,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
         }

@@ -165,3 +165,40 @@ async fn remote_without_a_token_does_not_start() {
     assert!(matches!(e, easel_http::GuardError::NoToken));
     assert!(e.hint().contains("--token"));
 }
+
+#[tokio::test]
+async fn bodies_held_at_once_are_capped_and_the_cap_frees_up() {
+    let mut o = opts();
+    o.max_body_bytes = 1000;
+    o.max_buffered_bytes = 1500;
+    let addr = start(o).await;
+    let head = "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json";
+    // A client that has declared 1000 bytes and sent a few holds 1000 of the 1500.
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(format!("{head}\r\nContent-Length: 1000\r\n\r\n  ").as_bytes())
+        .await
+        .unwrap();
+    // Once the server holds it, another 1000 do not fit: 503, at once, with a hint.
+    let mut refused = None;
+    for _ in 0..500 {
+        let (status, body) = raw(addr, head, &[b' '; 1000]).await;
+        if status == 503 {
+            refused = Some(body);
+            break;
+        }
+        assert_eq!(status, 200, "{body}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let refused = refused.expect("a second large body while the first is held is refused");
+    assert!(refused.contains("try again"), "{refused}");
+    // Small bodies still fit beside it.
+    let (status, _) = raw(addr, head, &[b' '; 400]).await;
+    assert_eq!(status, 200);
+    // The first body completes, and its share is free again.
+    slow.write_all(&[b' '; 998]).await.unwrap();
+    let mut answer = vec![0u8; 12];
+    slow.read_exact(&mut answer).await.unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 200");
+    let (status, body) = raw(addr, head, &[b' '; 1000]).await;
+    assert_eq!(status, 200, "{body}");
+}

@@ -2,6 +2,7 @@
 //! `POST /api/runs/{run}/cancel`.
 
 use crate::AppState;
+use crate::queue;
 use crate::runs::valid_id;
 use axum::Router;
 use axum::body::Bytes;
@@ -101,10 +102,10 @@ async fn call(
             "send {} for an operation without arguments",
         );
     }
-    if state.registry.get(&name).is_none() {
+    let Some(effect) = state.registry.get(&name).map(|op| op.info().effect) else {
         let e = state.registry.unknown(&name);
         return error_response(e.kind, &e.message, &e.hint);
-    }
+    };
     let named = headers.get(RUN_HEADER).and_then(|v| v.to_str().ok());
     if let Some(id) = named
         && !valid_id(id)
@@ -136,9 +137,20 @@ async fn call(
             .hub
             .publish(json!({"type": "run_started", "call": id, "run": id, "op": name}));
     }
+    // Held until the operation ends, even when its client has gone: the next writer of the
+    // file starts after it, not alongside.
+    let turn = match queue::queue_key(effect, &args) {
+        Some(key) => Some(state.writes.turn(key).await),
+        None => None,
+    };
     let registry = state.registry.clone();
     let op = name.clone();
-    let result = tokio::task::spawn_blocking(move || registry.call(&ctx, &op, args)).await;
+    let result = tokio::task::spawn_blocking(move || {
+        let result = registry.call(&ctx, &op, args);
+        drop(turn);
+        result
+    })
+    .await;
     let result = result.unwrap_or_else(|e| {
         tracing::error!(operation = %name, error = %e, "operation panicked");
         Err(OpError::failure(format!(

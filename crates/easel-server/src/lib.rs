@@ -3,7 +3,8 @@
 //! - The API is the operation catalogue: `GET /api/ops` lists it, `POST /api/ops/{name}` runs
 //!   one operation (the JSON `easel --json` prints, or `{"error":{"kind","message","hint"}}`
 //!   with the status of its kind). A request may name its run (`X-Easel-Run`), so its events
-//!   can be followed on the stream and `POST /api/runs/{run}/cancel` can stop it.
+//!   can be followed on the stream and `POST /api/runs/{run}/cancel` can stop it. Writes to
+//!   one file wait their turn in arrival order.
 //! - `GET /api/events` is a Server-Sent Events stream of vault changes (from a file watcher,
 //!   so edits made in Obsidian show up) and of the events of running operations; with
 //!   `?format=ag-ui` the same events in the AG-UI vocabulary.
@@ -26,6 +27,7 @@ mod auth;
 mod error;
 mod events;
 mod files;
+mod queue;
 mod runs;
 mod watch;
 
@@ -73,6 +75,7 @@ pub(crate) struct AppState {
     pub cookie: Arc<str>,
     pub hub: Hub,
     pub runs: runs::Runs,
+    pub writes: queue::WriteQueues,
 }
 
 /// A server ready to be served: its router and the event hub (tests publish on it).
@@ -110,6 +113,7 @@ impl Server {
                 cookie: cookie.into(),
                 hub: Hub::new(),
                 runs: runs::Runs::default(),
+                writes: queue::WriteQueues::default(),
             },
             guard,
         })
