@@ -540,39 +540,95 @@ mod quick {
     }
 }
 
-/// A set of ids. An id of up to 16 bytes (Obsidian's are 16 hex digits) is kept
-/// as one `u128` in the table itself: a lookup compares it there instead of following a pointer
-/// into the canvas text (a cache miss for every edge end on large canvases), and 16-byte
-/// entries keep the table small.
+/// A set of ids, kept small so that lookups stay in cache: on large canvases every edge end
+/// is a lookup at a random place, and a table that spills out of the CPU's caches makes
+/// each one a trip to memory. An id of 16 lowercase hex digits (what Obsidian and Easel
+/// write) is kept as the `u64` it spells, 8 bytes a slot; other ids of up to 16 bytes as one
+/// `u128` (no pointer into the canvas text to follow), and longer ones by reference.
 struct IdSet<'a> {
+    hex: HashSet<u64>,
     short: HashSet<u128>,
     long: HashSet<&'a str>,
+    /// How many ids are expected: the set the first id goes to is sized for all of them
+    /// (ids of one canvas nearly always share a form), the others grow as needed.
+    expected: usize,
 }
 
 impl<'a> IdSet<'a> {
     fn with_capacity(n: usize) -> IdSet<'a> {
         IdSet {
-            short: HashSet::with_capacity(n),
+            hex: HashSet::new(),
+            short: HashSet::new(),
             long: HashSet::new(),
+            expected: n,
         }
     }
 
     /// Adds `id`; false when it was already there.
     #[inline]
     fn insert(&mut self, id: &'a str) -> bool {
-        match pack(id) {
-            Some(key) => self.short.insert(key),
-            None => self.long.insert(id),
+        // Each id has exactly one form, so equal ids always meet in the same set.
+        if let Some(key) = hex_key(id) {
+            reserve_first(&mut self.hex, &mut self.expected);
+            self.hex.insert(key)
+        } else if let Some(key) = pack(id) {
+            reserve_first(&mut self.short, &mut self.expected);
+            self.short.insert(key)
+        } else {
+            self.long.insert(id)
         }
     }
 
     #[inline]
     fn contains(&self, id: &str) -> bool {
-        match pack(id) {
-            Some(key) => self.short.contains(&key),
-            None => self.long.contains(id),
+        if let Some(key) = hex_key(id) {
+            self.hex.contains(&key)
+        } else if let Some(key) = pack(id) {
+            self.short.contains(&key)
+        } else {
+            self.long.contains(id)
         }
     }
+}
+
+/// Sizes `set` for the expected number of ids when it takes its first one.
+#[inline]
+fn reserve_first<T: Eq + std::hash::Hash>(set: &mut HashSet<T>, expected: &mut usize) {
+    if set.capacity() == 0 {
+        set.reserve(std::mem::take(expected));
+    }
+}
+
+/// Value of each lowercase hex digit; 0xff for every other byte.
+static HEX_DIGIT: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The number an id of exactly 16 lowercase hex digits spells. One number per such id and
+/// one such id per number, so comparing numbers compares the ids.
+#[inline]
+fn hex_key(id: &str) -> Option<u64> {
+    let b: &[u8; 16] = id.as_bytes().try_into().ok()?;
+    let mut key = 0u64;
+    let mut bad = 0u8;
+    for &c in b {
+        let d = HEX_DIGIT[usize::from(c)];
+        bad |= d;
+        key = key << 4 | u64::from(d & 0xf);
+    }
+    // A digit is at most 0x0f; any 0xff leaves high bits set.
+    (bad < 0x10).then_some(key)
 }
 
 /// `id`'s bytes zero-padded into a `u128`, when that is unambiguous: at most 16 bytes, not
@@ -677,12 +733,39 @@ mod tests {
             "0123456789abcdeg",
             "0123456789abcdef0",
             "0123456789abcdef1",
+            "0123456789ABCDEF",
+            "0000000000000000",
+            "000000000000000",
+            "00000000000000000",
+            "ffffffffffffffff",
+            "fffffffffffffffg",
+            "e123456789abcdef",
+            "g123456789abcdef",
         ];
         for a in ids {
             let mut set = IdSet::with_capacity(1);
             set.insert(a);
             for b in ids {
                 assert_eq!(set.contains(b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Ids of every form (hex, uppercase, short, long, NUL-ended) in one set answer as
+        /// a set of strings does.
+        #[test]
+        fn id_sets_agree_with_a_set_of_strings(
+            ids in proptest::collection::vec("[0-9a-fA\\x00]{14,18}|[a-g]{0,3}", 0..40),
+            probes in proptest::collection::vec("[0-9a-fA\\x00]{14,18}|[a-g]{0,3}", 0..40),
+        ) {
+            let mut set = IdSet::with_capacity(ids.len());
+            let mut plain = std::collections::HashSet::new();
+            for id in &ids {
+                proptest::prop_assert_eq!(set.insert(id), plain.insert(id.as_str()), "{:?}", id);
+            }
+            for id in ids.iter().chain(&probes) {
+                proptest::prop_assert_eq!(set.contains(id), plain.contains(id.as_str()), "{:?}", id);
             }
         }
     }
