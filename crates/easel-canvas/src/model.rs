@@ -424,10 +424,17 @@ impl Canvas {
     /// [`Canvas::parse`] for text the caller no longer needs: the canvas keeps it (its nodes
     /// and edges are read from it on demand) instead of copying it first.
     pub fn parse_owned(text: String) -> Result<Canvas, CanvasError> {
+        Canvas::parse_shared(Arc::new(text))
+    }
+
+    /// [`Canvas::parse_owned`] for text something else reads at the same time (the vault
+    /// hashes a large file for its revision on a second thread while it is parsed): the
+    /// canvas keeps a reference to it, no copy is made.
+    pub fn parse_shared(text: Arc<String>) -> Result<Canvas, CanvasError> {
         if text.starts_with('\u{feff}') {
             return Canvas::parse(&text);
         }
-        Canvas::parse_body(&Arc::new(text))
+        Canvas::parse_body(&text)
     }
 
     /// The canvas read from `body`, which its nodes and edges keep pointing into.
@@ -736,6 +743,14 @@ mod tests {
             let owned = Canvas::parse_owned(text.clone()).unwrap();
             assert_eq!(owned, Canvas::parse(&text).unwrap());
             assert_eq!(owned.to_obsidian_string(), OBSIDIAN);
+            let shared = Arc::new(text.clone());
+            let from_shared = Canvas::parse_shared(Arc::clone(&shared)).unwrap();
+            assert_eq!(from_shared, owned);
+            assert_eq!(from_shared.to_obsidian_string(), OBSIDIAN);
+            // The canvas reads the caller's text instead of a copy of it.
+            if !text.starts_with('\u{feff}') {
+                assert!(Arc::strong_count(&shared) > 1);
+            }
         }
     }
 

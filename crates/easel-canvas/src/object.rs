@@ -86,6 +86,78 @@ pub(crate) fn node_slot(k: &[u8]) -> Option<usize> {
     })
 }
 
+/// A key of up to eight bytes as one number: its bytes, little-endian, zero-padded. Keys hold
+/// no NUL (the parser stops at control characters), so each key has its own number.
+pub(crate) const fn key_word(key: &[u8]) -> u64 {
+    let mut word = 0u64;
+    let mut i = 0;
+    while i < key.len() && i < 8 {
+        word |= (key[i] as u64) << (8 * i);
+        i += 1;
+    }
+    word
+}
+
+/// [`node_slot`] for a key of at most eight bytes given as its [`key_word`]: a switch on one
+/// number instead of comparing byte strings.
+#[inline]
+pub(crate) fn node_slot_by_word(word: u64) -> Option<usize> {
+    const ID: u64 = key_word(b"id");
+    const TYPE: u64 = key_word(b"type");
+    const X: u64 = key_word(b"x");
+    const Y: u64 = key_word(b"y");
+    const WIDTH: u64 = key_word(b"width");
+    const HEIGHT: u64 = key_word(b"height");
+    const COLOR: u64 = key_word(b"color");
+    const TEXT: u64 = key_word(b"text");
+    const FILE: u64 = key_word(b"file");
+    const SUBPATH: u64 = key_word(b"subpath");
+    const URL: u64 = key_word(b"url");
+    const LABEL: u64 = key_word(b"label");
+    Some(match word {
+        ID => 0,
+        TYPE => 1,
+        X => 2,
+        Y => 3,
+        WIDTH => 4,
+        HEIGHT => 5,
+        COLOR => 6,
+        TEXT => 7,
+        FILE => 8,
+        SUBPATH => 9,
+        URL => 10,
+        LABEL => 11,
+        // "background" and "backgroundStyle" are longer than eight bytes.
+        _ => return None,
+    })
+}
+
+/// [`edge_slot`] for a key of at most eight bytes given as its [`key_word`] (all edge keys are).
+#[inline]
+pub(crate) fn edge_slot_by_word(word: u64) -> Option<usize> {
+    const ID: u64 = key_word(b"id");
+    const FROM_NODE: u64 = key_word(b"fromNode");
+    const TO_NODE: u64 = key_word(b"toNode");
+    const FROM_SIDE: u64 = key_word(b"fromSide");
+    const TO_SIDE: u64 = key_word(b"toSide");
+    const FROM_END: u64 = key_word(b"fromEnd");
+    const TO_END: u64 = key_word(b"toEnd");
+    const LABEL: u64 = key_word(b"label");
+    const COLOR: u64 = key_word(b"color");
+    Some(match word {
+        ID => 0,
+        FROM_NODE => 1,
+        TO_NODE => 2,
+        FROM_SIDE => 3,
+        TO_SIDE => 4,
+        FROM_END => 5,
+        TO_END => 6,
+        LABEL => 7,
+        COLOR => 8,
+        _ => return None,
+    })
+}
+
 /// Index of an edge key in a [`Summary`].
 #[inline]
 pub(crate) fn edge_slot(k: &[u8]) -> Option<usize> {
@@ -368,4 +440,56 @@ fn gather_map<const N: usize>(
         }
     }
     (values, duplicates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_by_word_are_numbered_as_by_text() {
+        let keys = [
+            "id",
+            "type",
+            "x",
+            "y",
+            "width",
+            "height",
+            "color",
+            "text",
+            "file",
+            "subpath",
+            "url",
+            "label",
+            "fromNode",
+            "toNode",
+            "fromSide",
+            "toSide",
+            "fromEnd",
+            "toEnd",
+            "",
+            "i",
+            "ids",
+            "Id",
+            "xx",
+            "colour",
+            "subpaths",
+            "fromNod",
+            "toNodes",
+            "styleAttributes",
+        ];
+        for key in keys.iter().filter(|k| k.len() <= 8) {
+            let word = key_word(key.as_bytes());
+            assert_eq!(node_slot_by_word(word), node_slot(key.as_bytes()), "{key}");
+            assert_eq!(edge_slot_by_word(word), edge_slot(key.as_bytes()), "{key}");
+        }
+        // Every known key fits, except the two long node keys the caller looks up by text.
+        for slot in 0..SLOTS {
+            let found = keys
+                .iter()
+                .filter(|k| node_slot(k.as_bytes()) == Some(slot))
+                .count();
+            assert!(found == 1 || slot >= 12, "node slot {slot}");
+        }
+    }
 }

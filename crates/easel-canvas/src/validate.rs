@@ -314,11 +314,24 @@ pub fn check_node(node: &Node, report: &mut Report) {
 
 /// Checks one edge on its own; `node_exists` answers whether an id names a node.
 pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut Report) {
-    if edge
-        .obj()
-        .quick()
-        .is_some_and(|q| quick::edge_is_clean(q, node_exists))
-    {
+    check_edge_known(edge, None, node_exists, report);
+}
+
+/// [`check_edge`], told by `ends_found` (when known) whether both ends the quick checks read
+/// name nodes: [`validate`] looks them up beforehand, in a loop of their own.
+fn check_edge_known(
+    edge: &Edge,
+    ends_found: Option<bool>,
+    node_exists: &dyn Fn(&str) -> bool,
+    report: &mut Report,
+) {
+    let clean = edge.obj().quick().is_some_and(|q| match ends_found {
+        // The quick checks ask only about the two ends, which were found.
+        Some(true) => quick::edge_is_clean(q, &|_| true),
+        Some(false) => false,
+        None => quick::edge_is_clean(q, node_exists),
+    });
+    if clean {
         return;
     }
     let (values, duplicates) = edge.obj().gather::<9>(edge_slot);
@@ -372,30 +385,63 @@ pub fn check_edge(edge: &Edge, node_exists: &dyn Fn(&str) -> bool, report: &mut 
 /// Validates a whole document.
 pub fn validate(canvas: &Canvas) -> Report {
     let mut report = Report::default();
-    let mut node_ids = IdSet::with_capacity(canvas.nodes().len());
-    let mut reported: HashSet<&str> = HashSet::new();
-    for node in canvas.nodes() {
-        check_node(node, &mut report);
+    // The id lookups run first, in loops of their own. On a large canvas each is a likely
+    // cache miss at a random place in a table; a short loop lets the CPU wait for several at
+    // once, where a loop that also checks every field waits for them one by one.
+    let nodes = canvas.nodes();
+    let mut node_ids = IdSet::with_capacity(nodes.len());
+    let mut repeated_nodes = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
         let id = node.id();
-        if !id.is_empty() && !node_ids.insert(id) && reported.insert(id) {
-            report.push(id_finding(
-                Severity::Error,
-                "duplicate-node-id",
-                Subject::Node(id),
-                format!("duplicate node id '{id}'"),
-            ));
+        if !id.is_empty() && !node_ids.insert(id) {
+            repeated_nodes.push(i);
+        }
+    }
+    let edges = canvas.edges();
+    let mut edge_ids = IdSet::with_capacity(edges.len());
+    let facts: Vec<u8> = edges
+        .iter()
+        .map(|edge| {
+            let mut facts = 0;
+            if quick_ends(edge)
+                .is_some_and(|(from, to)| node_ids.contains(from) && node_ids.contains(to))
+            {
+                facts |= ENDS_FOUND;
+            }
+            let id = edge.id();
+            if !id.is_empty() {
+                if !edge_ids.insert(id) {
+                    facts |= REPEATED;
+                } else if node_ids.contains(id) {
+                    facts |= SHARED;
+                }
+            }
+            facts
+        })
+        .collect();
+
+    let mut reported: HashSet<&str> = HashSet::new();
+    let mut repeated = repeated_nodes.into_iter().peekable();
+    for (i, node) in nodes.iter().enumerate() {
+        check_node(node, &mut report);
+        if repeated.next_if_eq(&i).is_some() {
+            let id = node.id();
+            if reported.insert(id) {
+                report.push(id_finding(
+                    Severity::Error,
+                    "duplicate-node-id",
+                    Subject::Node(id),
+                    format!("duplicate node id '{id}'"),
+                ));
+            }
         }
     }
     let exists = |id: &str| node_ids.contains(id);
-    let mut edge_ids = IdSet::with_capacity(canvas.edges().len());
     let mut reported_edges: HashSet<&str> = HashSet::new();
-    for edge in canvas.edges() {
-        check_edge(edge, &exists, &mut report);
+    for (edge, facts) in edges.iter().zip(facts) {
+        check_edge_known(edge, Some(facts & ENDS_FOUND != 0), &exists, &mut report);
         let id = edge.id();
-        if id.is_empty() {
-            continue;
-        }
-        if !edge_ids.insert(id) {
+        if facts & REPEATED != 0 {
             if reported_edges.insert(id) {
                 report.push(id_finding(
                     Severity::Error,
@@ -404,7 +450,7 @@ pub fn validate(canvas: &Canvas) -> Report {
                     format!("duplicate edge id '{id}'"),
                 ));
             }
-        } else if node_ids.contains(id) {
+        } else if facts & SHARED != 0 {
             report.push(id_finding(
                 Severity::Warning,
                 "shared-id",
@@ -414,6 +460,23 @@ pub fn validate(canvas: &Canvas) -> Report {
         }
     }
     report
+}
+
+/// What [`validate`]'s first loop learns about an edge: both ends the quick checks read name
+/// nodes; its id repeats an earlier edge's; a node has its id.
+const ENDS_FOUND: u8 = 1;
+const REPEATED: u8 = 2;
+const SHARED: u8 = 4;
+
+/// The ends of an edge as the quick checks read them (slots 1 and 2 of [`edge_slot`]), when
+/// both are plain strings.
+#[inline]
+fn quick_ends(edge: &Edge) -> Option<(&str, &str)> {
+    let q = edge.obj().quick()?;
+    match (q.get(1), q.get(2)) {
+        ((crate::object::Tag::Str, from), (crate::object::Tag::Str, to)) => Some((from, to)),
+        _ => None,
+    }
 }
 
 /// Checks that prove, from a read object's summary alone, that the full checks would find
@@ -540,39 +603,95 @@ mod quick {
     }
 }
 
-/// A set of ids. An id of up to 16 bytes (Obsidian's are 16 hex digits) is kept
-/// as one `u128` in the table itself: a lookup compares it there instead of following a pointer
-/// into the canvas text (a cache miss for every edge end on large canvases), and 16-byte
-/// entries keep the table small.
+/// A set of ids, kept small so that lookups stay in cache: on large canvases every edge end
+/// is a lookup at a random place, and a table that spills out of the CPU's caches makes
+/// each one a trip to memory. An id of 16 lowercase hex digits (what Obsidian and Easel
+/// write) is kept as the `u64` it spells, 8 bytes a slot; other ids of up to 16 bytes as one
+/// `u128` (no pointer into the canvas text to follow), and longer ones by reference.
 struct IdSet<'a> {
+    hex: HashSet<u64>,
     short: HashSet<u128>,
     long: HashSet<&'a str>,
+    /// How many ids are expected: the set the first id goes to is sized for all of them
+    /// (ids of one canvas nearly always share a form), the others grow as needed.
+    expected: usize,
 }
 
 impl<'a> IdSet<'a> {
     fn with_capacity(n: usize) -> IdSet<'a> {
         IdSet {
-            short: HashSet::with_capacity(n),
+            hex: HashSet::new(),
+            short: HashSet::new(),
             long: HashSet::new(),
+            expected: n,
         }
     }
 
     /// Adds `id`; false when it was already there.
     #[inline]
     fn insert(&mut self, id: &'a str) -> bool {
-        match pack(id) {
-            Some(key) => self.short.insert(key),
-            None => self.long.insert(id),
+        // Each id has exactly one form, so equal ids always meet in the same set.
+        if let Some(key) = hex_key(id) {
+            reserve_first(&mut self.hex, &mut self.expected);
+            self.hex.insert(key)
+        } else if let Some(key) = pack(id) {
+            reserve_first(&mut self.short, &mut self.expected);
+            self.short.insert(key)
+        } else {
+            self.long.insert(id)
         }
     }
 
     #[inline]
     fn contains(&self, id: &str) -> bool {
-        match pack(id) {
-            Some(key) => self.short.contains(&key),
-            None => self.long.contains(id),
+        if let Some(key) = hex_key(id) {
+            self.hex.contains(&key)
+        } else if let Some(key) = pack(id) {
+            self.short.contains(&key)
+        } else {
+            self.long.contains(id)
         }
     }
+}
+
+/// Sizes `set` for the expected number of ids when it takes its first one.
+#[inline]
+fn reserve_first<T: Eq + std::hash::Hash>(set: &mut HashSet<T>, expected: &mut usize) {
+    if set.capacity() == 0 {
+        set.reserve(std::mem::take(expected));
+    }
+}
+
+/// Value of each lowercase hex digit; 0xff for every other byte.
+static HEX_DIGIT: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The number an id of exactly 16 lowercase hex digits spells. One number per such id and
+/// one such id per number, so comparing numbers compares the ids.
+#[inline]
+fn hex_key(id: &str) -> Option<u64> {
+    let b: &[u8; 16] = id.as_bytes().try_into().ok()?;
+    let mut key = 0u64;
+    let mut bad = 0u8;
+    for &c in b {
+        let d = HEX_DIGIT[usize::from(c)];
+        bad |= d;
+        key = key << 4 | u64::from(d & 0xf);
+    }
+    // A digit is at most 0x0f; any 0xff leaves high bits set.
+    (bad < 0x10).then_some(key)
 }
 
 /// `id`'s bytes zero-padded into a `u128`, when that is unambiguous: at most 16 bytes, not
@@ -677,12 +796,39 @@ mod tests {
             "0123456789abcdeg",
             "0123456789abcdef0",
             "0123456789abcdef1",
+            "0123456789ABCDEF",
+            "0000000000000000",
+            "000000000000000",
+            "00000000000000000",
+            "ffffffffffffffff",
+            "fffffffffffffffg",
+            "e123456789abcdef",
+            "g123456789abcdef",
         ];
         for a in ids {
             let mut set = IdSet::with_capacity(1);
             set.insert(a);
             for b in ids {
                 assert_eq!(set.contains(b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Ids of every form (hex, uppercase, short, long, NUL-ended) in one set answer as
+        /// a set of strings does.
+        #[test]
+        fn id_sets_agree_with_a_set_of_strings(
+            ids in proptest::collection::vec("[0-9a-fA\\x00]{14,18}|[a-g]{0,3}", 0..40),
+            probes in proptest::collection::vec("[0-9a-fA\\x00]{14,18}|[a-g]{0,3}", 0..40),
+        ) {
+            let mut set = IdSet::with_capacity(ids.len());
+            let mut plain = std::collections::HashSet::new();
+            for id in &ids {
+                proptest::prop_assert_eq!(set.insert(id), plain.insert(id.as_str()), "{:?}", id);
+            }
+            for id in ids.iter().chain(&probes) {
+                proptest::prop_assert_eq!(set.contains(id), plain.contains(id.as_str()), "{:?}", id);
             }
         }
     }

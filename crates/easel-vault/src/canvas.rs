@@ -14,6 +14,7 @@ use crate::vault::{Expect, Vault};
 use easel_canvas::json::{Map, Value};
 use easel_canvas::{Canvas, CanvasError, Finding, IdGen, NodeQuery, validate as validate_canvas};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Who is making changes, for the ledger.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,17 +175,49 @@ pub fn load_canvas(vault: &Vault, path: &str) -> Result<(VaultPath, Canvas, Rev)
 }
 
 fn load(vault: &Vault, p: &VaultPath) -> Result<(Canvas, Rev)> {
-    let (bytes, rev) = vault.read(p).map_err(not_found_as_canvas(p))?;
+    let bytes = vault.read_bytes(p).map_err(not_found_as_canvas(p))?;
     // The canvas keeps the bytes it was read from (to write unchanged nodes by copying them);
     // handing them over saves a copy of the whole file.
-    let text = String::from_utf8(bytes).map_err(|_| CanvasOpError::NotText {
-        path: p.as_str().to_owned(),
-    })?;
-    let canvas = Canvas::parse_owned(text).map_err(|source| CanvasOpError::Canvas {
+    let text = Arc::new(
+        String::from_utf8(bytes).map_err(|_| CanvasOpError::NotText {
+            path: p.as_str().to_owned(),
+        })?,
+    );
+    let (canvas, rev) = parse_and_hash(text);
+    let canvas = canvas.map_err(|source| CanvasOpError::Canvas {
         path: p.as_str().to_owned(),
         source,
     })?;
     Ok((canvas, rev))
+}
+
+/// Below this size a thread costs more than hashing on the way.
+const PARALLEL_HASH_MIN: usize = 1 << 20;
+
+/// Parses `text` and computes its revision. On a large file the two take about as long as
+/// each other (SHA-256 of 27 MB is about 10 ms even with the CPU's SHA instructions), so the
+/// hash runs on a second thread while the text is parsed.
+fn parse_and_hash(text: Arc<String>) -> (std::result::Result<Canvas, CanvasError>, Rev) {
+    if text.len() < PARALLEL_HASH_MIN {
+        let rev = Rev::of(text.as_bytes());
+        return (Canvas::parse_shared(text), rev);
+    }
+    std::thread::scope(|scope| {
+        let hasher = std::thread::Builder::new()
+            .name("easel-rev".into())
+            .spawn_scoped(scope, || Rev::of(text.as_bytes()));
+        let canvas = Canvas::parse_shared(Arc::clone(&text));
+        // No thread to be had (a process limit): hash here instead. Hashing cannot panic,
+        // so a failed join means the same.
+        let rev = match hasher {
+            Ok(handle) => handle.join().ok(),
+            Err(error) => {
+                tracing::debug!(%error, "no thread for hashing; hashing after the parse");
+                None
+            }
+        };
+        (canvas, rev.unwrap_or_else(|| Rev::of(text.as_bytes())))
+    })
 }
 
 /// Read-modify-write of one canvas under the vault's lock. `f` runs again on the new version

@@ -228,11 +228,24 @@ impl Vault {
         &self,
         p: &VaultPath,
     ) -> Result<Option<(Vec<u8>, Rev)>, VaultError> {
+        Ok(self.read_optional_bytes(p)?.map(|bytes| {
+            let rev = Rev::of(&bytes);
+            (bytes, rev)
+        }))
+    }
+
+    /// [`Vault::read`] without the revision, for a caller that computes it itself (on another
+    /// thread, while it parses a large file).
+    pub(crate) fn read_bytes(&self, p: &VaultPath) -> Result<Vec<u8>, VaultError> {
+        self.read_optional_bytes(p)?
+            .ok_or_else(|| VaultError::NotFound {
+                path: p.as_str().to_string(),
+            })
+    }
+
+    fn read_optional_bytes(&self, p: &VaultPath) -> Result<Option<Vec<u8>>, VaultError> {
         match fs::read(p.abs()) {
-            Ok(bytes) => {
-                let rev = Rev::of(&bytes);
-                Ok(Some((bytes, rev)))
-            }
+            Ok(bytes) => Ok(Some(bytes)),
             Err(e)
                 if matches!(
                     e.kind(),

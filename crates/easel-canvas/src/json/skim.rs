@@ -6,8 +6,10 @@
 //! the parser's own message and position. So this path never decides what is an error.
 
 use super::parse::{Parser, number_len};
-use super::scan::find_special;
-use crate::object::{Slot, Summary, Tag, edge_slot, node_slot};
+use super::scan::{find_special, short_integer_len};
+use crate::object::{
+    Slot, Summary, Tag, edge_slot, edge_slot_by_word, node_slot, node_slot_by_word,
+};
 
 impl Parser<'_> {
     /// Skims the object at `self.pos` (on its `{`), numbering keys as edges do when `EDGE`,
@@ -26,13 +28,7 @@ impl Parser<'_> {
             if !self.take(b'"') {
                 return None;
             }
-            let key_start = self.pos;
-            if self.skim_string()? {
-                // An escaped key may spell a known one; the parser decodes it.
-                return None;
-            }
-            let key = self.bytes.get(key_start..self.pos - 1)?;
-            let slot = if EDGE { edge_slot(key) } else { node_slot(key) };
+            let slot = self.skim_key::<EDGE>()?;
             if !self.take(b':') {
                 return None;
             }
@@ -71,6 +67,35 @@ impl Parser<'_> {
         Some(summary)
     }
 
+    /// Reads a key from just after its opening quote to just after its closing one, and
+    /// numbers it. `None` (give up) on an escape, which may spell a known key and is the
+    /// parser's to decode, and on a raw control character, which is its to report.
+    #[inline(always)]
+    fn skim_key<const EDGE: bool>(&mut self) -> Option<Option<usize>> {
+        let rest = self.bytes.get(self.pos..)?;
+        let len = find_special(rest)?;
+        if rest.get(len) != Some(&b'"') {
+            return None;
+        }
+        self.pos += len + 1;
+        // Known keys are short: compare one number, not byte strings.
+        Some(match rest.get(..8) {
+            Some(head) if len <= 8 => {
+                let word = u64::from_le_bytes(head.try_into().ok()?);
+                let word = word & u64::MAX.checked_shr(8 * (8 - len as u32)).unwrap_or(0);
+                if EDGE {
+                    edge_slot_by_word(word)
+                } else {
+                    node_slot_by_word(word)
+                }
+            }
+            _ => {
+                let key = rest.get(..len)?;
+                if EDGE { edge_slot(key) } else { node_slot(key) }
+            }
+        })
+    }
+
     /// Steps over `b`, and any whitespace before it; false when something else comes first.
     /// Compact text, the common case, costs one comparison.
     #[inline(always)]
@@ -99,7 +124,11 @@ impl Parser<'_> {
                 }
             }
             b'-' | b'0'..=b'9' => {
-                self.pos += number_len(self.bytes.get(self.pos..)?)?;
+                let rest = self.bytes.get(self.pos..)?;
+                self.pos += match short_integer_len(rest) {
+                    Some(len) => len,
+                    None => number_len(rest)?,
+                };
                 Tag::Num
             }
             b'{' => {
