@@ -189,7 +189,6 @@ async fn download(
     timeout: Duration,
     progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<bool> {
-    let mut resumed = false;
     let mut attempt = 0u32;
     loop {
         let have = std::fs::metadata(partial).map(|m| m.len()).unwrap_or(0);
@@ -202,7 +201,9 @@ async fn download(
             continue;
         }
         match download_once(client, package, partial, have, timeout, progress).await {
-            Ok(Step::Done { resumed: r }) => return Ok(resumed || r),
+            // Resumed when the last answer was appended to bytes of an earlier one; a restart
+            // after a cut is not a resumption.
+            Ok(Step::Done { resumed }) => return Ok(resumed),
             Ok(Step::RangeRefused) => {
                 // The server cannot go on from `have` (416): start over.
                 remove(partial)?;
@@ -216,7 +217,6 @@ async fn download(
                         message,
                     });
                 }
-                resumed = kept > 0;
                 tracing::warn!(url = %package.url, attempt, kept, %message, "download cut; resuming");
                 progress(Progress::Retry {
                     done: kept,

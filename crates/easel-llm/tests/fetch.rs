@@ -7,6 +7,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use easel_llm::LlmError;
 use easel_llm::fetch::{FetchOptions, Fetched, ModelPackage, Progress, fetch};
+use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -113,13 +114,14 @@ async fn serve(
                 let body = package[start..].to_vec();
                 if n <= cuts {
                     let first = Bytes::from(body[..cut_at.min(body.len())].to_vec());
-                    let chunks: Vec<Result<Bytes, std::io::Error>> = vec![
-                        Ok(first),
-                        Err(std::io::Error::other("connection cut by the test")),
-                    ];
-                    return resp
-                        .body(Body::from_stream(futures_util::stream::iter(chunks)))
-                        .unwrap();
+                    // The pause lets the server write the first part out before the cut (it
+                    // flushes when the body has nothing ready), so the client has it on disk.
+                    let cut = futures_util::stream::once(async {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        Err::<Bytes, _>(std::io::Error::other("connection cut by the test"))
+                    });
+                    let chunks = futures_util::stream::iter([Ok(first)]).chain(cut);
+                    return resp.body(Body::from_stream(chunks)).unwrap();
                 }
                 resp.body(Body::from(body)).unwrap()
             }
