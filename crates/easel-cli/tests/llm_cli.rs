@@ -110,9 +110,7 @@ fn a_missing_model_file_is_explained() {
         .stderr(predicate::str::contains(
             "error: the local model file /nonexistent/x.gguf does not exist",
         ))
-        .stderr(predicate::str::contains(
-            "hint: run 'scripts/fetch-model.sh'",
-        ));
+        .stderr(predicate::str::contains("hint: run 'easel llm fetch'"));
 }
 
 #[test]
