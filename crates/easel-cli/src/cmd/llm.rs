@@ -128,15 +128,16 @@ fn fetch(
     use std::io::IsTerminal;
     let bar = indicatif::ProgressBar::hidden();
     let show = std::io::stderr().is_terminal() && !json;
-    let style = indicatif::ProgressStyle::with_template(
-        "{msg} {bar:30} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
-    )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     let mut on_progress = |p: Progress| match p {
         Progress::Download { done, total } => {
             if show {
                 bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-                bar.set_style(style.clone());
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{msg} {bar:30} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
             }
             bar.set_message("downloading");
             bar.set_length(total.unwrap_or(0));
