@@ -1,4 +1,6 @@
-//! `easel llm …` with the real local model (fetched by `make test`).
+//! `easel llm …` with the real local model (fetched by `make test`). A build without the
+//! embedded model has its own tests in `llm_fetch_cli.rs`.
+#![cfg(feature = "local-llm")]
 #![allow(clippy::unwrap_used)]
 
 mod common;

@@ -424,6 +424,14 @@ fn extract(archive: &Path, entry: &str, dest: &Path, dir: &Path) -> Result<u64> 
     tmp.as_file_mut()
         .sync_all()
         .map_err(|e| io_err(tmp.path(), e))?;
+    // A temporary file is private (0600); the model is an ordinary file others may read.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| io_err(tmp.path(), e))?;
+    }
     tmp.persist(dest).map_err(|e| io_err(dest, e.error))?;
     Ok(bytes)
 }

@@ -192,6 +192,16 @@ async fn fetches_checks_and_extracts_then_keeps_the_file() {
     assert_eq!(f.bytes, model.len() as u64);
     assert_eq!(std::fs::read(&o.dest).unwrap(), model);
     assert_eq!(files(dir.path()), vec![MODEL_FILE]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&o.dest).unwrap().permissions().mode();
+        assert_eq!(
+            mode & 0o777,
+            0o644,
+            "the model file is not a private temp file"
+        );
+    }
     assert!(progress.contains(&Progress::Verify) && progress.contains(&Progress::Extract));
     let got: u64 = progress
         .iter()

@@ -6,7 +6,6 @@ use easel_llm::ops::{LlmAsk, LlmAskInput, LlmList, LlmListInput};
 use easel_llm::{Config, Llm};
 use easel_ops::{Actor, Ctx, Op};
 use easel_vault::Vault;
-use std::io::Write;
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
@@ -176,7 +175,7 @@ fn serve(llm: Llm, opts: easel_http::GuardOptions) -> anyhow::Result<()> {
                 outln!(
                     "serving local:smollm2 at http://{addr}/v1 (OpenAI-compatible; Ctrl-C stops)"
                 );
-                if let Err(e) = std::io::stdout().flush() {
+                if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
                     crate::output::stdout_failed(&e);
                 }
             },
