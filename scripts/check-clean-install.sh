@@ -5,6 +5,7 @@
 #
 #   scripts/check-clean-install.sh            # --no-default-features: no llama.cpp, no cmake/clang
 #   FEATURES=default scripts/check-clean-install.sh   # the full build with the embedded model
+#   EASEL_BIN=build/debug/easel scripts/check-clean-install.sh   # skip the install step
 #
 # A build without the embedded model cannot run local:smollm2; there the last step checks that it
 # says so with the hint to rebuild or to use a local server (exit code 2), instead of an answer.
@@ -21,12 +22,18 @@ mkdir -p "$EASEL_VAULT"
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "cargo install --root $tmp/root (features: $features)"
-args=(install --path "$root/crates/easel-cli" --locked --root "$tmp/root")
-[ "$features" = "default" ] || args+=(--no-default-features)
-# Its own target folder unless the caller shares one: an install must not reuse a dev build.
-CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$tmp/target}" cargo "${args[@]}"
-easel="$tmp/root/bin/easel"
+if [ -n "${EASEL_BIN:-}" ]; then
+  # Checks an easel built elsewhere (the fetch and ask steps only).
+  step "using $EASEL_BIN (features: $features)"
+  easel="$EASEL_BIN"
+else
+  step "cargo install --root $tmp/root (features: $features)"
+  args=(install --path "$root/crates/easel-cli" --locked --root "$tmp/root")
+  [ "$features" = "default" ] || args+=(--no-default-features)
+  # Its own target folder unless the caller shares one: an install must not reuse a dev build.
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$tmp/target}" cargo "${args[@]}"
+  easel="$tmp/root/bin/easel"
+fi
 
 step "easel llm fetch"
 "$easel" llm fetch
