@@ -205,7 +205,15 @@ async fn download(
             // after a cut is not a resumption.
             Ok(Step::Done { resumed }) => return Ok(resumed),
             Ok(Step::RangeRefused) => {
-                // The server cannot go on from `have` (416): start over.
+                // The server cannot go on from `have` (416): start over, but not for ever with
+                // a server that answers every request with the wrong range.
+                attempt += 1;
+                if attempt > MAX_RESUMES {
+                    return Err(LlmError::Download {
+                        url: package.url.clone(),
+                        message: "the server keeps sending a range that was not asked for".into(),
+                    });
+                }
                 remove(partial)?;
             }
             Err(Failed::Fatal(e)) => return Err(e),

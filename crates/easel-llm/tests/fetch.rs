@@ -329,3 +329,27 @@ async fn a_package_without_the_model_is_reported_and_installs_nothing() {
     assert!(e.to_string().contains(ENTRY), "{e}");
     assert!(!o.dest.exists());
 }
+
+#[tokio::test]
+async fn a_server_that_always_answers_another_range_is_given_up_on() {
+    // Every answer is a 206 starting at byte 10, whatever was asked.
+    let app = axum::Router::new().route(
+        "/pkg.whl",
+        axum::routing::get(|| async {
+            Response::builder()
+                .status(StatusCode::PARTIAL_CONTENT)
+                .header("content-range", "bytes 10-19/20")
+                .body(Body::from(vec![0u8; 10]))
+                .unwrap()
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/pkg.whl", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        axum::serve(listener, app).await.unwrap();
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (r, _) = run(&package(&url, &"0".repeat(64)), &options(dir.path())).await;
+    let e = r.unwrap_err();
+    assert!(matches!(e, LlmError::Download { .. }), "{e:?}");
+}
