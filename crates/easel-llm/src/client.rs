@@ -23,6 +23,8 @@ pub struct ProviderListing {
 /// Asks models. Cheap to share behind an `Arc`; the local model is loaded on first use and kept.
 pub struct Llm {
     config: Config,
+    /// Context windows servers reported, by model name (asked once per process).
+    windows: std::sync::Mutex<std::collections::HashMap<String, Option<u64>>>,
     http: OnceLock<std::result::Result<reqwest::Client, String>>,
     #[cfg(feature = "local-llm")]
     local: tokio::sync::OnceCell<std::sync::Arc<crate::local::LocalModel>>,
@@ -40,6 +42,7 @@ impl Llm {
     pub fn new(config: Config) -> Llm {
         Llm {
             config,
+            windows: std::sync::Mutex::default(),
             http: OnceLock::new(),
             #[cfg(feature = "local-llm")]
             local: tokio::sync::OnceCell::new(),
@@ -66,6 +69,27 @@ impl Llm {
             return self.stream_local(&name, req).await;
         }
         providers::stream(self.http()?, &self.config, &name, &req).await
+    }
+
+    /// The context window of `model` in tokens when its server tells (Ollama's `/api/show`),
+    /// else `None`. Asked once per model and remembered.
+    pub async fn context_window(&self, model: Option<&str>) -> Result<Option<u64>> {
+        let name = ModelName::parse(model.unwrap_or(&self.config.default_model))?;
+        let key = name.to_string();
+        if let Some(w) = self
+            .windows
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return Ok(*w);
+        }
+        let w = providers::context_window(self.http()?, &self.config, &name).await?;
+        self.windows
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, w);
+        Ok(w)
     }
 
     /// The whole answer of `model`.
@@ -163,13 +187,13 @@ impl Llm {
                 let path = &self.config.local_model;
                 l.models = vec![format!("local:{}", "smollm2")];
                 if !cfg!(feature = "local-llm") {
-                    l.status = "not built in (cargo feature local-llm)".into();
+                    l.status = "not built into this easel (rebuild with the default features, or use ollama:MODEL or lmstudio:MODEL)".into();
                 } else if path.is_file() {
                     l.ready = true;
                     l.status = format!("model file {}", path.display());
                 } else {
                     l.status = format!(
-                        "model file {} missing: run scripts/fetch-model.sh",
+                        "model file {} missing: run 'easel llm fetch'",
                         path.display()
                     );
                 }
@@ -186,8 +210,8 @@ impl Llm {
                 l.status = "no base_url configured".into();
                 return l;
             }
-            "ollama" if pc.base_url.is_none() => {
-                // Ollama needs no configuration: look on its default port, but quietly.
+            "ollama" | "lmstudio" if pc.base_url.is_none() => {
+                // Local servers need no configuration: look on their default port, but quietly.
             }
             _ => {}
         }
@@ -209,7 +233,7 @@ impl Llm {
             }
             Err(e) => {
                 // A configured key is enough to use the provider even if listing failed.
-                l.ready = provider != "ollama" && provider != "openai-compat";
+                l.ready = !matches!(provider, "ollama" | "lmstudio" | "openai-compat");
                 l.status = format!("cannot list models: {e}");
             }
         }

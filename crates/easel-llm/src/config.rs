@@ -15,6 +15,10 @@
 //!
 //! [providers.ollama]
 //! base_url = "http://127.0.0.1:11434"
+//! keep_alive = "30m"
+//!
+//! [providers.lmstudio]
+//! base_url = "http://localhost:1234/v1"
 //! ```
 
 use crate::error::{LlmError, Result};
@@ -33,6 +37,7 @@ pub const PROVIDERS: &[&str] = &[
     "openai-compat",
     "openrouter",
     "ollama",
+    "lmstudio",
     "anthropic",
 ];
 
@@ -45,6 +50,17 @@ pub struct ProviderConfig {
     /// Models to list for providers that cannot be asked (openai-compat, anthropic).
     #[serde(default)]
     pub models: Vec<String>,
+    /// Ollama's `keep_alive`: how long the model stays loaded after a request (`"30m"`, `"-1"`
+    /// for ever, `0` to unload at once, or a number of seconds). Unset: Ollama's own default.
+    pub keep_alive: Option<KeepAlive>,
+}
+
+/// A `keep_alive` value as Ollama takes it: a duration text or a number of seconds.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(untagged)]
+pub enum KeepAlive {
+    Seconds(i64),
+    Duration(String),
 }
 
 /// The whole configuration, merged from all sources.
@@ -205,6 +221,9 @@ impl Config {
                 if e.models.is_empty() {
                     e.models.clone_from(&p.models);
                 }
+                if e.keep_alive.is_none() {
+                    e.keep_alive.clone_from(&p.keep_alive);
+                }
             }
         }
         for (provider, var) in [
@@ -340,6 +359,30 @@ mod tests {
         .unwrap();
         assert_eq!(c.default_model, "local:smollm2");
         assert!(Config::from_sources(Some("[tool]\nx = 1\n"), None, &no_env).is_err());
+    }
+
+    #[test]
+    fn keep_alive_is_a_duration_or_seconds_and_the_vault_wins() {
+        let vault = "[providers.ollama]\nkeep_alive = \"30m\"\n";
+        let user = "[providers.ollama]\nkeep_alive = -1\n[providers.lmstudio]\nbase_url = \"http://box:1234/v1\"\n";
+        let c = Config::from_sources(Some(vault), Some(user), &no_env).unwrap();
+        assert_eq!(
+            c.provider("ollama").keep_alive,
+            Some(KeepAlive::Duration("30m".into()))
+        );
+        let c = Config::from_sources(None, Some(user), &no_env).unwrap();
+        assert_eq!(
+            c.provider("ollama").keep_alive,
+            Some(KeepAlive::Seconds(-1))
+        );
+        assert_eq!(
+            c.provider("lmstudio").base_url.as_deref(),
+            Some("http://box:1234/v1")
+        );
+        assert_eq!(
+            ModelName::parse("lmstudio:qwen2.5-7b").unwrap().provider,
+            "lmstudio"
+        );
     }
 
     #[test]

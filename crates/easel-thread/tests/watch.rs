@@ -133,7 +133,7 @@ fn a_failed_answer_is_reported_and_the_watcher_goes_on() {
     let fail = |_: &str, _: &str| -> Result<String, AnswerFailure> {
         Err(AnswerFailure {
             error: "model not found".into(),
-            hint: "run scripts/fetch-model.sh".into(),
+            hint: "run easel llm fetch".into(),
         })
     };
     std::thread::scope(|s| {

@@ -15,6 +15,8 @@ pub const OPENAI_URL: &str = "https://api.openai.com/v1";
 pub const OPENROUTER_URL: &str = "https://openrouter.ai/api/v1";
 pub const ANTHROPIC_URL: &str = "https://api.anthropic.com";
 pub const OLLAMA_URL: &str = "http://127.0.0.1:11434";
+/// LM Studio's server as it starts by default (Developer tab, or `lms server start`).
+pub const LMSTUDIO_URL: &str = "http://localhost:1234/v1";
 
 fn trim(url: &str) -> String {
     url.trim_end_matches('/').to_string()
@@ -31,6 +33,7 @@ pub fn base_url(config: &Config, provider: &str) -> Result<String> {
         "openrouter" => Ok(OPENROUTER_URL.into()),
         "anthropic" => Ok(ANTHROPIC_URL.into()),
         "ollama" => Ok(OLLAMA_URL.into()),
+        "lmstudio" => Ok(LMSTUDIO_URL.into()),
         _ => Err(LlmError::MissingBaseUrl {
             provider: provider.into(),
         }),
@@ -72,7 +75,7 @@ pub async fn stream(
     let key = api_key(config, provider)?;
     let policy = policy(config);
     match provider {
-        "openai" | "openai-compat" | "openrouter" => {
+        "openai" | "openai-compat" | "openrouter" | "lmstudio" => {
             let flavor = match provider {
                 "openai" => openai::Flavor::OpenAi,
                 "openrouter" => openai::Flavor::OpenRouter,
@@ -106,7 +109,10 @@ pub async fn stream(
             ))
         }
         "ollama" => {
-            let body = ollama::request_body(&name.model, req);
+            let mut body = ollama::request_body(&name.model, req);
+            if let Some(k) = config.provider(provider).keep_alive {
+                body["keep_alive"] = serde_json::json!(k);
+            }
             let url = format!("{base}/api/chat");
             let resp = http::send(provider, policy, || client.post(&url).json(&body)).await?;
             Ok(http::decode_body(
@@ -141,6 +147,32 @@ pub async fn stream(
             provider: other.into(),
         }),
     }
+}
+
+/// The context window of a model, in tokens, as its server reports it: Ollama's `/api/show`.
+/// `None` for providers that do not say (the caller then keeps its own limit).
+pub async fn context_window(
+    client: &reqwest::Client,
+    config: &Config,
+    name: &ModelName,
+) -> Result<Option<u64>> {
+    if name.provider != "ollama" {
+        return Ok(None);
+    }
+    let provider = name.provider.as_str();
+    let url = format!("{}/api/show", base_url(config, provider)?);
+    let policy = HttpPolicy {
+        timeout: config.timeout.min(Duration::from_secs(10)),
+        max_retries: 1,
+        base_delay: config.retry_base_delay,
+    };
+    let body = serde_json::json!({ "model": name.model });
+    let resp = http::send(provider, policy, || client.post(&url).json(&body)).await?;
+    let v: serde_json::Value = resp.json().await.map_err(|e| LlmError::Protocol {
+        provider: provider.into(),
+        message: format!("/api/show: {e}"),
+    })?;
+    Ok(ollama::context_length(&v))
 }
 
 /// The models a provider reports (`/models`, `/api/tags`), with a short timeout: listing must not
@@ -195,4 +227,23 @@ pub async fn remote_models(
         .collect();
     names.sort();
     Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn lmstudio_defaults_to_its_own_port_and_takes_a_configured_url() {
+        let mut c = Config::default();
+        assert_eq!(
+            base_url(&c, "lmstudio").unwrap(),
+            "http://localhost:1234/v1"
+        );
+        assert_eq!(api_key(&c, "lmstudio").unwrap(), None);
+        c.providers.entry("lmstudio".into()).or_default().base_url =
+            Some("http://gpu-box:1234/v1/".into());
+        assert_eq!(base_url(&c, "lmstudio").unwrap(), "http://gpu-box:1234/v1");
+    }
 }

@@ -238,6 +238,31 @@ impl WireDecoder for Decoder {
     }
 }
 
+/// The context window of an `/api/show` answer: the model's own length
+/// (`model_info["<arch>.context_length"]`), else the `num_ctx` of its parameters.
+pub fn context_length(v: &Value) -> Option<u64> {
+    let from_info = v
+        .get("model_info")
+        .and_then(Value::as_object)
+        .and_then(|info| {
+            info.iter()
+                .filter(|(k, _)| k.ends_with(".context_length"))
+                .find_map(|(_, n)| n.as_u64())
+        });
+    let from_parameters = || {
+        v.get("parameters")
+            .and_then(Value::as_str)?
+            .lines()
+            .find_map(|line| {
+                let mut words = line.split_whitespace();
+                (words.next() == Some("num_ctx"))
+                    .then(|| words.next()?.parse::<u64>().ok())
+                    .flatten()
+            })
+    };
+    from_info.or_else(from_parameters).filter(|n| *n > 0)
+}
+
 /// The model names of an `/api/tags` answer.
 pub fn tag_names(v: &Value) -> Vec<String> {
     v.get("models")
@@ -283,6 +308,17 @@ mod tests {
         assert_eq!(b["options"]["num_predict"], 7);
         assert_eq!(b["options"]["temperature"], 0.0);
         assert_eq!(b["options"]["num_ctx"], 4096);
+    }
+
+    #[test]
+    fn context_length_from_model_info_else_num_ctx() {
+        let v = json!({"model_info": {"general.architecture": "llama", "llama.context_length": 131072},
+                       "parameters": "num_ctx 8192\nstop \"<|eot_id|>\""});
+        assert_eq!(context_length(&v), Some(131_072));
+        let v = json!({"parameters": "stop \"x\"\nnum_ctx     8192"});
+        assert_eq!(context_length(&v), Some(8192));
+        assert_eq!(context_length(&json!({"model_info": {}})), None);
+        assert_eq!(context_length(&json!({"parameters": "num_ctx lots"})), None);
     }
 
     #[test]

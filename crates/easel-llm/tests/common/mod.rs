@@ -181,6 +181,7 @@ pub fn config_for(url: &str) -> Config {
         ("openai-compat", format!("{url}/v1")),
         ("openrouter", format!("{url}/api/v1")),
         ("ollama", url.to_string()),
+        ("lmstudio", format!("{url}/v1")),
         ("anthropic", url.to_string()),
     ] {
         let e = c.providers.entry(p.to_string()).or_default();

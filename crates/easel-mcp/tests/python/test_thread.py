@@ -1,6 +1,6 @@
 """The conversation tools, thread_context and thread_send, driven by the official MCP Python SDK.
 thread_send is answered by the real embedded model (local:smollm2, fetched by
-scripts/fetch-model.sh)."""
+`easel llm fetch`; make test runs scripts/fetch-model.sh)."""
 
 import json
 import shutil
