@@ -2,14 +2,14 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser obsidian-plugin
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser model-fetch obsidian-plugin
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
 	scripts/demo.sh
 
 ## test: everything CI runs
-test: deps fmt lint unit doc-tests mcp-client browser obsidian-plugin
+test: deps fmt lint unit doc-tests mcp-client browser obsidian-plugin model-fetch
 
 deps:
 	scripts/install-deps.sh
@@ -66,6 +66,10 @@ fuzz:
 ## bench-code: easel code init on flask, requests, an npm package and a crate fetched now
 bench-code:
 	scripts/bench-code.sh
+
+## model-fetch: `easel llm fetch` for real into a fresh cache, compared with the cached model
+model-fetch:
+	scripts/check-model-fetch.sh
 
 ## browser: drive `easel serve`'s web UI in headless Chromium (Debian's) with Playwright
 browser:
