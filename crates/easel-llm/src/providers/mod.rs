@@ -167,13 +167,45 @@ pub async fn context_window(
         base_delay: config.retry_base_delay,
     };
     let body = serde_json::json!({ "model": name.model });
-    let resp = http::send(provider, policy, || client.post(&url).json(&body)).await?;
-    let v: serde_json::Value = resp.json().await.map_err(|e| LlmError::Protocol {
+    let protocol = |message: String| LlmError::Protocol {
         provider: provider.into(),
-        message: format!("/api/show: {e}"),
-    })?;
+        message,
+    };
+    // The whole exchange is bounded, body included: a server that answers with an endless or
+    // huge body must not hold up the answer this only tunes.
+    let exchange = async {
+        let mut resp = http::send(provider, policy, || client.post(&url).json(&body)).await?;
+        let mut bytes = Vec::new();
+        while let Some(chunk) = resp
+            .chunk()
+            .await
+            .map_err(|e| protocol(format!("/api/show: {e}")))?
+        {
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() > MAX_SHOW_BYTES {
+                return Err(protocol(format!(
+                    "/api/show answered more than {MAX_SHOW_BYTES} bytes"
+                )));
+            }
+        }
+        serde_json::from_slice::<serde_json::Value>(&bytes)
+            .map_err(|e| protocol(format!("/api/show: {e}")))
+    };
+    let v = tokio::time::timeout(SHOW_DEADLINE, exchange)
+        .await
+        .map_err(|_| {
+            protocol(format!(
+                "/api/show took more than {} s",
+                SHOW_DEADLINE.as_secs()
+            ))
+        })??;
     Ok(ollama::context_length(&v))
 }
+
+/// How long `/api/show` may take, body included.
+const SHOW_DEADLINE: Duration = Duration::from_secs(5);
+/// The largest `/api/show` answer read (a model's whole template and license fit many times).
+const MAX_SHOW_BYTES: usize = 4 * 1024 * 1024;
 
 /// The models a provider reports (`/models`, `/api/tags`), with a short timeout: listing must not
 /// hang on a server that is down.
