@@ -153,8 +153,12 @@ async def test_thread_send_reports_its_text_as_progress(connect):
         assert len(seen) > 1, seen
         steps = [p for p, _ in seen]
         assert steps == sorted(steps) and len(set(steps)) == len(steps), steps
-        # The notifications carry the answer's text, piece by piece.
-        assert "".join(m for _, m in seen).strip() == sent["text"], (seen, sent)
+        # The first says where the answer goes (an event, as JSON); the others carry the
+        # answer's text, piece by piece.
+        started = json.loads(seen[0][1])
+        assert started["type"] == "answer_started", seen[0]
+        assert (started["node"], started["edge"]) == (sent["node"], sent["edge"])
+        assert "".join(m for _, m in seen[1:]).strip() == sent["text"], (seen, sent)
 
 
 async def test_a_client_that_goes_away_leaves_the_answer_marked_partial(easel, vault):
