@@ -5,6 +5,13 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use easel_canvas::{Canvas, IdGen, json, synth, validate};
 use std::hint::black_box;
 
+/// The allocator the `easel` binary runs with (`crates/easel-cli/src/main.rs`), so the round
+/// trip is measured with the allocation costs a user gets. With the system allocator every round
+/// also pays for the kernel zeroing ~70 MB of pages glibc handed back at the end of the round
+/// before (about 40% of a round).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn round_trip(c: &mut Criterion) {
     let mut group = c.benchmark_group("parse_validate_serialize");
     group.sample_size(20);

@@ -7,6 +7,10 @@
 use easel_canvas::{Canvas, json, synth, validate};
 use std::time::{Duration, Instant};
 
+/// The `easel` binary's allocator, as in the criterion benchmark.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// CPU time this thread has run, when the system tells; else the time since `origin`.
 fn now(origin: Instant) -> Duration {
     std::fs::read_to_string("/proc/thread-self/schedstat")
