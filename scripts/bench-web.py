@@ -152,6 +152,28 @@ def seen_at(page):
     return page.evaluate("window.__seen")
 
 
+def first_tokens(page, model, runs, prefix, answer, prepare, send, settle_ms):
+    """Milliseconds from a held answer's first token reaching the server to it being on screen.
+
+    Each run scripts an answer whose first word is new, `prepare()`s the page, watches for the
+    word, `send()`s, and releases the rest of the answer once the word is seen."""
+    lags = []
+    for i in range(runs):
+        gate = threading.Event()
+        word = f"{prefix}{i}x{time.time_ns() % 100000}"
+        turn = held(answer.format(word), gate)
+        model.push(turn)
+        prepare()
+        page.evaluate(WATCH_TEXT, word)
+        send()
+        seen = seen_at(page)
+        gate.set()
+        if seen is not None and "first_sent_at" in turn:
+            lags.append(seen - turn["first_sent_at"] * 1000)
+        page.wait_for_timeout(settle_ms)
+    return lags
+
+
 def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
@@ -225,42 +247,24 @@ def main():
                          f"{med(lags):.0f} ms (runs: {', '.join(f'{x:.0f}' for x in lags)})", "< 200 ms"))
 
             # The agent chat: the first word of a held answer.
-            chat = []
-            for i in range(args.runs):
-                gate = threading.Event()
-                word = f"First{i}x{time.time_ns() % 100000}"
-                turn = held(f"{word} and the rest", gate)
-                model.push(turn)
+            def open_chat():
                 page.goto(f"{server.base}/agent/talker")
                 page.get_by_role("complementary", name="Sessions").locator("h2").wait_for()
                 page.get_by_role("textbox", name="Message").fill("hello")
-                page.evaluate(WATCH_TEXT, word)
-                page.get_by_role("button", name="Send").click()
-                seen = seen_at(page)
-                gate.set()
-                if seen is not None and "first_sent_at" in turn:
-                    chat.append(seen - turn["first_sent_at"] * 1000)
-                page.wait_for_timeout(300)
+
+            chat = first_tokens(page, model, args.runs, "First", "{} and the rest", open_chat,
+                                lambda: page.get_by_role("button", name="Send").click(), 300)
             rows.append(("agent chat: first token on screen after it reached the server (median)",
                          f"{med(chat):.0f} ms (runs: {', '.join(f'{x:.0f}' for x in chat)})", "< 100 ms"))
 
-            board = []
-            for i in range(args.runs):
-                gate = threading.Event()
-                word = f"Board{i}x{time.time_ns() % 100000}"
-                turn = held(f"{word} is four", gate)
-                model.push(turn)
+            def select_question():
                 open_board(page, server.base, "Ask.canvas")
                 page.get_by_role("combobox", name="Model").locator("option").nth(1).wait_for(state="attached")
                 box = page.locator('[data-node-id="q"]').bounding_box()
                 page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-                page.evaluate(WATCH_TEXT, word)
-                page.get_by_role("button", name="Send to LLM").first.click()
-                seen = seen_at(page)
-                gate.set()
-                if seen is not None and "first_sent_at" in turn:
-                    board.append(seen - turn["first_sent_at"] * 1000)
-                page.wait_for_timeout(500)
+
+            board = first_tokens(page, model, args.runs, "Board", "{} is four", select_question,
+                                 lambda: page.get_by_role("button", name="Send to LLM").first.click(), 500)
             rows.append(("Send to LLM: first token on screen after it reached the server (median)",
                          f"{med(board):.0f} ms (runs: {', '.join(f'{x:.0f}' for x in board)})", "< 100 ms"))
             browser.close()

@@ -19,18 +19,11 @@ fi
 export EASEL_CHROMIUM="$CHROMIUM"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
+source scripts/lib/test-env.sh
 VENV="${EASEL_BROWSER_VENV:-target/browser-venv}"
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import playwright, pytest' >/dev/null 2>&1; then
-  echo "creating $VENV with Playwright (no browser download: Debian's chromium is used)"
-  python3 -m venv "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check 'playwright==1.65.2' 'pytest==9.2.0'
-fi
-
-# The same build as `cargo nextest run --workspace` (see scripts/mcp-client-tests.sh).
-cargo test -q --workspace --no-run --locked
-TARGET_DIR="${CARGO_TARGET_DIR:-target}"
-case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$PWD/$TARGET_DIR" ;; esac
-export EASEL_BIN="${EASEL_BIN:-$TARGET_DIR/debug/easel}"
+ensure_venv "$VENV" "Playwright (no browser download: Debian's chromium is used)" "playwright, pytest" \
+  'playwright==1.65.2' 'pytest==9.2.0'
+build_easel_for_tests
 export EASEL_SHOTS="${EASEL_SHOTS:-$TARGET_DIR/browser-shots}"
 mkdir -p "$EASEL_SHOTS"
 PY="$(cd "$VENV" && pwd)/bin/python"

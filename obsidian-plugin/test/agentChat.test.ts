@@ -9,9 +9,8 @@ import { AgentChat } from '../src/easel/agentChat';
 import { EaselClient } from '../src/easel/client';
 import type { StartedServer } from '../src/easel/launcher';
 import { applyEvent, finishRun, type Entry } from '../src/easel/transcript';
-import { addAgents } from './agents';
 import { ScriptedModel, call, gate, held, text } from './scriptedModel';
-import { makeVault, startEasel, waitUntil } from './helpers';
+import { makeVault, startStack, stopStack, waitUntil } from './helpers';
 
 test('the transcript folds text deltas, tool calls and their outputs into entries', () => {
   let t: Entry[] = [];
@@ -38,19 +37,12 @@ describe('the agent chat against easel serve', () => {
   let client: EaselClient;
 
   before(async () => {
-    vault = makeVault();
-    model = new ScriptedModel();
-    await model.start();
-    model.configure(vault.path);
-    addAgents(vault.path);
-    server = await startEasel(vault.path);
+    ({ vault, model, server } = await startStack({ agents: true }));
     client = new EaselClient(server.conn);
   });
   after(async () => {
     client?.close();
-    await server?.stop();
-    await model?.stop();
-    vault.cleanup();
+    await stopStack({ vault, model, server });
   });
   afterEach(() => assert.equal(model.left(), 0, 'every scripted turn was used'));
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type StartedServer } from '../src/easel/launcher';
+import { addAgents } from './agents';
+import { ScriptedModel } from './scriptedModel';
 
 // The tests run from build-test/, one folder below the plugin.
 const PLUGIN = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -43,3 +45,28 @@ export async function waitUntil<T>(check: () => T | Promise<T>, what: string, ti
 export const RESEARCH = 'Research.canvas';
 /** The question node of examples/vault/Research.canvas. */
 export const QUESTION = '4d5e6f708192a3b4';
+
+/** A fresh vault, the scripted model configured in it, and a real `easel serve` on it. */
+export interface Stack {
+  vault: ReturnType<typeof makeVault>;
+  model: ScriptedModel;
+  server: StartedServer;
+}
+
+/** Starts a [`Stack`]; with `agents`, the vault also holds the chat tests' two agents. */
+export async function startStack(opts: { agents?: boolean } = {}): Promise<Stack> {
+  const vault = makeVault();
+  const model = new ScriptedModel();
+  await model.start();
+  model.configure(vault.path);
+  if (opts.agents) addAgents(vault.path);
+  const server = await startEasel(vault.path);
+  return { vault, model, server };
+}
+
+/** Stops what [`startStack`] started, whatever part of it came up. */
+export async function stopStack(stack: Partial<Stack> | undefined): Promise<void> {
+  await stack?.server?.stop();
+  await stack?.model?.stop();
+  stack?.vault?.cleanup();
+}

@@ -11,7 +11,7 @@ import { AgentChatView, CHAT_VIEW } from '../src/chatView';
 import type { StartedServer } from '../src/easel/launcher';
 import { addAgents } from './agents';
 import { ScriptedModel, call, gate, held, text } from './scriptedModel';
-import { EASEL_BIN, QUESTION, RESEARCH, makeVault, readJson, startEasel, waitUntil } from './helpers';
+import { EASEL_BIN, QUESTION, RESEARCH, makeVault, readJson, startStack, stopStack, waitUntil } from './helpers';
 
 const MANIFEST = { id: 'easel', name: 'Easel', version: '0.1.0' };
 
@@ -60,21 +60,14 @@ describe('the plugin in (fake) Obsidian with a running easel serve', () => {
   const canvasFile = () => readJson(join(vault.path, RESEARCH));
 
   before(async () => {
-    vault = makeVault();
-    model = new ScriptedModel();
-    await model.start();
-    model.configure(vault.path);
-    addAgents(vault.path);
-    server = await startEasel(vault.path);
+    ({ vault, model, server } = await startStack({ agents: true }));
     app = new App(vault.path);
     // Connect to the running server by its printed URL (the token rides in it).
     plugin = await loadPlugin(app, { serverUrl: `${server.conn.base}/?token=${server.conn.token}` });
   });
   after(async () => {
     plugin?.unload();
-    await server?.stop();
-    await model?.stop();
-    vault.cleanup();
+    await stopStack({ vault, model, server });
   });
   afterEach(() => assert.equal(model.left(), 0, 'every scripted turn was used'));
 

@@ -9,7 +9,7 @@ import { applyLayout } from '../src/easel/layout';
 import { describeSendResult, sendToLlm, type AnswerProgress } from '../src/easel/sendToLlm';
 import type { StartedServer } from '../src/easel/launcher';
 import { ScriptedModel, gate, held } from './scriptedModel';
-import { QUESTION, RESEARCH, makeVault, readJson, startEasel, waitUntil } from './helpers';
+import { QUESTION, RESEARCH, makeVault, readJson, startStack, stopStack, waitUntil } from './helpers';
 
 describe('Send to LLM and layout against easel serve', () => {
   let vault: ReturnType<typeof makeVault>;
@@ -20,18 +20,12 @@ describe('Send to LLM and layout against easel serve', () => {
   const canvasFile = () => readJson(join(vault.path, RESEARCH));
 
   before(async () => {
-    vault = makeVault();
-    model = new ScriptedModel();
-    await model.start();
-    model.configure(vault.path);
-    server = await startEasel(vault.path);
+    ({ vault, model, server } = await startStack());
     client = new EaselClient(server.conn);
   });
   after(async () => {
     client?.close();
-    await server?.stop();
-    await model?.stop();
-    vault.cleanup();
+    await stopStack({ vault, model, server });
   });
   afterEach(() => {
     assert.equal(model.left(), 0, 'every scripted turn was used');

@@ -54,16 +54,7 @@ fn a_run_waits_for_approval_with_exit_6_and_approve_runs_the_call_once() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("easel agent approve"), "{stderr}");
 
-    let out = v
-        .easel()
-        .args(["--json", "agent", "approve", &session])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeed(v.easel().args(["--json", "agent", "approve", &session]));
     let events = lines(&out.stdout);
     let done = of_type(&events, "done");
     assert_eq!(done[0]["output"], "Written.");
@@ -98,16 +89,14 @@ fn json_events_stream_and_a_dry_run_lists_its_proposals() {
     ]);
     model.configure(v.path()).unwrap();
     write(v.path(), ".easel/agents/writer.md", WRITER);
-    let out = v
-        .easel()
-        .args(["--json", "agent", "run", "writer", "Plan it", "--dry-run"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeed(v.easel().args([
+        "--json",
+        "agent",
+        "run",
+        "writer",
+        "Plan it",
+        "--dry-run",
+    ]));
     let events = lines(&out.stdout);
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(types.first(), Some(&"tool_call"));
@@ -163,6 +152,14 @@ fn the_operation_waits_too_and_unknown_agents_are_exit_3() {
 }
 
 /// One real run: the embedded model answers through the whole runtime.
+/// `easel` with no model from the environment, so `--model local:smollm2` is what runs.
+fn on_the_embedded_model(v: &TestVault) -> assert_cmd::Command {
+    let mut cmd = v.easel();
+    cmd.env_remove("EASEL_MODEL")
+        .env_remove("EASEL_LOCAL_MODEL");
+    cmd
+}
+
 #[test]
 fn the_embedded_model_answers_an_agent() {
     let v = TestVault::new();
@@ -171,26 +168,15 @@ fn the_embedded_model_answers_an_agent() {
         ".easel/agents/greeter.md",
         "---\ndescription: Greets\ntools: []\ntemperature: 0\nmax_turns: 2\n---\nYou greet people in one short sentence.\n",
     );
-    let out = v
-        .easel()
-        .env_remove("EASEL_MODEL")
-        .env_remove("EASEL_LOCAL_MODEL")
-        .args([
-            "--json",
-            "agent",
-            "run",
-            "greeter",
-            "Say hello.",
-            "--model",
-            "local:smollm2",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeed(on_the_embedded_model(&v).args([
+        "--json",
+        "agent",
+        "run",
+        "greeter",
+        "Say hello.",
+        "--model",
+        "local:smollm2",
+    ]));
     let events = lines(&out.stdout);
     let done = of_type(&events, "done");
     assert_eq!(done.len(), 1);
@@ -233,10 +219,7 @@ fn the_embedded_model_calls_a_tool_that_changes_a_canvas() {
         ".easel/agents/board.md",
         "---\ndescription: Puts items on the groceries board\ntools: [add_item]\ntool_choice: required\ntool_use_behavior: stop_on_first_tool\ntemperature: 0\nmax_turns: 3\nmax_tokens: 64\n---\nYou put what the user asks for on the groceries board with add_item, then say what you added.\n",
     );
-    let out = v
-        .easel()
-        .env_remove("EASEL_MODEL")
-        .env_remove("EASEL_LOCAL_MODEL")
+    let out = on_the_embedded_model(&v)
         .args([
             "--json",
             "agent",

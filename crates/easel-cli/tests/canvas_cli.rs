@@ -116,12 +116,7 @@ fn update_replaces_arrays_and_checks_existence_and_rev() {
         "--json", "canvas", "update", "Research", "--data", "-", "--rev", &rev,
     ])
     .write_stdin(r#"{"edges":[]}"#);
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeed(&mut cmd);
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         (r["nodeCount"].as_u64(), r["edgeCount"].as_u64()),

@@ -31,12 +31,7 @@ fn easel(dir: &Path) -> Command {
 }
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
-    let out = easel(dir).arg("--json").args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeed(easel(dir).arg("--json").args(args));
     serde_json::from_slice(&out.stdout).unwrap()
 }
 

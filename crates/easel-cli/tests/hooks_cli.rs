@@ -24,16 +24,11 @@ fn repo() -> tempfile::TempDir {
 
 /// Runs a hook with `input` on stdin; it must exit 0. Returns the parsed output, if any.
 fn hook(event: &str, input: &Value) -> Option<Value> {
-    let out = Command::cargo_bin("easel")
-        .unwrap()
-        .args(["code", "hook", event])
-        .write_stdin(input.to_string())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::succeed(
+        Command::cargo_bin("easel")
+            .unwrap()
+            .args(["code", "hook", event])
+            .write_stdin(input.to_string()),
     );
     let text = String::from_utf8(out.stdout).unwrap();
     if text.trim().is_empty() {
@@ -240,17 +235,12 @@ fn install_writes_claude_code_settings_and_keeps_the_rest() {
     std::fs::create_dir(&bin).unwrap();
     let exe = assert_cmd::cargo::cargo_bin("easel");
     std::os::unix::fs::symlink(&exe, bin.join("easel")).unwrap();
-    let out = Command::cargo_bin("easel")
-        .unwrap()
-        .env("PATH", &bin)
-        .args(["code", "hooks", "install", "--project"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::succeed(
+        Command::cargo_bin("easel")
+            .unwrap()
+            .env("PATH", &bin)
+            .args(["code", "hooks", "install", "--project"])
+            .arg(dir.path()),
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
@@ -298,25 +288,20 @@ fn install_local_writes_the_personal_settings_and_leaves_the_shared_file() {
         r#"{"env": {"MINE": "1"}}"#,
     )
     .unwrap();
-    let out = Command::cargo_bin("easel")
-        .unwrap()
-        .args([
-            "--json",
-            "code",
-            "hooks",
-            "install",
-            "--local",
-            "--command",
-            "easel",
-            "--project",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::succeed(
+        Command::cargo_bin("easel")
+            .unwrap()
+            .args([
+                "--json",
+                "code",
+                "hooks",
+                "install",
+                "--local",
+                "--command",
+                "easel",
+                "--project",
+            ])
+            .arg(dir.path()),
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
@@ -349,17 +334,12 @@ fn install_from_a_build_folder_writes_the_binary_s_full_path() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let out = Command::cargo_bin("easel")
-        .unwrap()
-        .env("PATH", &empty)
-        .args(["--json", "code", "hooks", "install", "--project"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = common::succeed(
+        Command::cargo_bin("easel")
+            .unwrap()
+            .env("PATH", &empty)
+            .args(["--json", "code", "hooks", "install", "--project"])
+            .arg(dir.path()),
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let exe = std::fs::canonicalize(assert_cmd::cargo::cargo_bin("easel")).unwrap();

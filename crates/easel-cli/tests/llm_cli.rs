@@ -39,26 +39,18 @@ fn ask_streams_an_answer() {
 #[test]
 fn ask_json_has_text_usage_and_timing() {
     let v = TestVault::new();
-    let out = easel(&v)
-        .args([
-            "--json",
-            "llm",
-            "ask",
-            "-t",
-            "0",
-            "--max-tokens",
-            "16",
-            "--system",
-            "Be brief.",
-            "Say hello.",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::succeed(easel(&v).args([
+        "--json",
+        "llm",
+        "ask",
+        "-t",
+        "0",
+        "--max-tokens",
+        "16",
+        "--system",
+        "Be brief.",
+        "Say hello.",
+    ]));
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["model"], "local:smollm2");
     assert!(j["text"].as_str().is_some_and(|t| !t.is_empty()));

@@ -25,25 +25,17 @@ fn send_writes_the_answer_below_the_question() {
     let v = TestVault::new();
     std::fs::write(v.file("chat.canvas"), CHAT).unwrap();
     let send = || {
-        let out = easel(&v)
-            .args([
-                "--json",
-                "thread",
-                "send",
-                "chat",
-                "q",
-                "--temperature",
-                "0",
-                "--max-tokens",
-                "40",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = common::succeed(easel(&v).args([
+            "--json",
+            "thread",
+            "send",
+            "chat",
+            "q",
+            "--temperature",
+            "0",
+            "--max-tokens",
+            "40",
+        ]));
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
     let first = send();

@@ -8,6 +8,7 @@
 //! the final name, and an existing complete file is kept unless the caller forces a new fetch.
 
 use crate::error::{LlmError, Result};
+use crate::http::error_chain;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
@@ -366,17 +367,6 @@ fn content_range_start(resp: &reqwest::Response) -> Option<u64> {
         .ok()?;
     let range = v.trim().strip_prefix("bytes")?.trim_start();
     range.split('-').next()?.trim().parse().ok()
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut src = e.source();
-    while let Some(c) = src {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        src = c.source();
-    }
-    s
 }
 
 /// The SHA-256 of a file, lowercase hex.

@@ -117,7 +117,9 @@ pub async fn send(
     }
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
+/// An error with its causes, `outer: inner: innermost`: reqwest hides the useful part (the
+/// refused connection, the TLS failure) in its sources.
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut src = e.source();
     while let Some(c) = src {

@@ -3,6 +3,8 @@
 //! stream (file changes from the watcher, a named run's events, AG-UI).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use easel_ops::Registry;
 use easel_server::{ServeOptions, Server};
 use easel_vault::Vault;
@@ -29,16 +31,7 @@ impl Running {
     }
 
     async fn op(&self, name: &str, args: Value) -> (StatusCode, Value) {
-        let r = self
-            .client()
-            .post(format!("{}/api/ops/{name}", self.base))
-            .bearer_auth(&self.token)
-            .json(&args)
-            .send()
-            .await
-            .unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap())
+        common::call_op(&self.client(), &self.base, &self.token, name, args).await
     }
 
     fn write(&self, rel: &str, text: &str) {

@@ -4,6 +4,8 @@
 //! never reads holds up neither the writers nor the other subscribers.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use easel_ops::Registry;
 use easel_server::{Hub, ServeOptions, Server};
 use easel_vault::Vault;
@@ -30,15 +32,7 @@ impl Running {
     }
 
     async fn op(&self, client: &reqwest::Client, name: &str, args: Value) -> (StatusCode, Value) {
-        let r = client
-            .post(format!("{}/api/ops/{name}", self.base()))
-            .bearer_auth(&self.token)
-            .json(&args)
-            .send()
-            .await
-            .unwrap();
-        let status = r.status();
-        (status, r.json().await.unwrap())
+        common::call_op(client, &self.base(), &self.token, name, args).await
     }
 }
 

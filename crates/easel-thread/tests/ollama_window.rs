@@ -123,22 +123,32 @@ fn chat_messages(seen: &Mutex<Vec<(String, serde_json::Value)>>) -> Vec<String> 
         .collect()
 }
 
+/// The paths the fake Ollama was asked for, in order.
+fn requested_paths(seen: &Mutex<Vec<(String, serde_json::Value)>>) -> Vec<String> {
+    seen.lock()
+        .unwrap()
+        .iter()
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
+/// `ollama:llama3.1`, with the context window given or left to the server.
+fn llama(context_window: Option<usize>) -> Choices {
+    Choices {
+        model: Some("ollama:llama3.1".into()),
+        context_window,
+        ..Choices::default()
+    }
+}
+
 #[test]
 fn the_window_ollama_reports_cuts_the_furthest_context() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (url, seen) = rt.block_on(ollama(2000));
     let (_d, v) = vault();
-    let choices = Choices {
-        model: Some("ollama:llama3.1".into()),
-        ..Choices::default()
-    };
+    let choices = llama(None);
     ask(&url, &v, &choices, &rt);
-    let paths: Vec<String> = seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|(p, _)| p.clone())
-        .collect();
+    let paths = requested_paths(&seen);
     assert_eq!(paths, vec!["/api/show", "/api/chat"]);
     assert_eq!(seen.lock().unwrap()[0].1["model"], "llama3.1");
     let messages = chat_messages(&seen);
@@ -155,27 +165,15 @@ fn a_large_window_keeps_everything_and_an_explicit_one_is_not_asked_for() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let (url, seen) = rt.block_on(ollama(131_072));
     let (_d, v) = vault();
-    let choices = Choices {
-        model: Some("ollama:llama3.1".into()),
-        ..Choices::default()
-    };
+    let choices = llama(None);
     ask(&url, &v, &choices, &rt);
     assert_eq!(chat_messages(&seen).len(), 3);
 
     let (url, seen) = rt.block_on(ollama(131_072));
     let (_d, v) = vault();
-    let choices = Choices {
-        model: Some("ollama:llama3.1".into()),
-        context_window: Some(2000),
-        ..Choices::default()
-    };
+    let choices = llama(Some(2000));
     ask(&url, &v, &choices, &rt);
-    let paths: Vec<String> = seen
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|(p, _)| p.clone())
-        .collect();
+    let paths = requested_paths(&seen);
     assert_eq!(paths, vec!["/api/chat"]);
     assert_eq!(chat_messages(&seen).len(), 2);
 }

@@ -78,3 +78,14 @@ pub fn easel_in(dir: &Path) -> Command {
     c.current_dir(dir).env_remove("EASEL_VAULT");
     c
 }
+
+/// Runs `cmd`, asserts it succeeded (showing its stderr when not) and returns its output.
+pub fn succeed(cmd: &mut Command) -> std::process::Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
+from scripted_model import ScriptedModel
+
 HERE = Path(__file__).resolve().parent
 EASEL = os.environ.get("EASEL_BIN", str(HERE.parents[3] / "target" / "debug" / "easel"))
 CHROMIUM = os.environ.get("EASEL_CHROMIUM", "/usr/bin/chromium")
@@ -73,6 +75,14 @@ class Server:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+@pytest.fixture
+def model():
+    """A scripted model with no turns yet; a test pushes the turns it expects."""
+    m = ScriptedModel([])
+    yield m
+    m.stop()
 
 
 @pytest.fixture

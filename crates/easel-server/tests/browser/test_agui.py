@@ -9,14 +9,7 @@ import urllib.request
 import pytest
 
 from conftest import Server
-from scripted_model import ScriptedModel, call, text
-
-
-@pytest.fixture
-def model():
-    m = ScriptedModel([])
-    yield m
-    m.stop()
+from scripted_model import call, text
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from conftest import Server, wait_until
-from scripted_model import ScriptedModel, call, held, text
+from scripted_model import call, held, text
 
 TRIAGE = """---
 name: triage
@@ -25,13 +25,6 @@ color: teal
 ---
 You write notes.
 """
-
-
-@pytest.fixture
-def model():
-    m = ScriptedModel([])
-    yield m
-    m.stop()
 
 
 @pytest.fixture
