@@ -357,6 +357,7 @@ function runChild(root, entry, outFile) {
     const sf = ts.createSourceFile(file, out, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
     const scopes = [];
     const classes = [];
+    const functions = [];
     const markOf = (e) => {
       e = unwrap(e);
       if (e && ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === MARK) {
@@ -379,19 +380,21 @@ function runChild(root, entry, outFile) {
           }
         }
         if (name) scopes.push({ start: n.getStart(), end: n.end, name });
+        functions.push({ start: n.getStart(), end: n.end });
       }
       if (ts.isClassLike(n)) classes.push({ start: n.getStart(), end: n.end });
       ts.forEachChild(n, walk);
     };
     walk(sf);
-    return { scopes, classes, lineStarts: sf.getLineStarts() };
+    return { scopes, classes, functions, lineStarts: sf.getLineStarts() };
   }
 
   function compile(module, filename) {
     const text = fs.readFileSync(filename, "utf8");
     const instrumented = instrument(filename, text, moduleName(path.relative(root, filename)));
     let out = ts.transpileModule(instrumented, {
-      fileName: filename,
+      // .mjs/.mts would keep their ESM syntax: everything here runs as CommonJS.
+      fileName: filename.replace(/\.m([jt]s)$/, ".$1").replace(/\.c([jt]s)$/, ".$1"),
       compilerOptions: {
         target: ts.ScriptTarget.ES2022,
         module: ts.ModuleKind.CommonJS,
@@ -408,7 +411,7 @@ function runChild(root, entry, outFile) {
     transpiled.set(filename, scopeTable(filename, out));
     amdStack.push(module);
     try {
-      module._compile(out, filename);
+      module._compile(out, filename, "commonjs");
     } finally {
       amdStack.pop();
     }
@@ -510,11 +513,16 @@ function runChild(root, entry, outFile) {
     for (const s of t.scopes) {
       if (s.start <= offset && offset < s.end && (!best || s.start >= best.start)) best = s;
     }
-    for (const c of t.classes) {
-      // In a class body but in none of its functions: a default constructor, a field
-      // initializer or a static block; the frame below is the scope that made it run.
-      if (c.start <= offset && offset < c.end && (!best || c.start > best.start)) return undefined;
-    }
+    const inner = (list) => {
+      let b = null;
+      for (const x of list) if (x.start <= offset && offset < x.end && (!b || x.start >= b.start)) b = x;
+      return b;
+    };
+    const cls = inner(t.classes);
+    const func = inner(t.functions);
+    // In a class body but in none of its functions: a default constructor, a field
+    // initializer or a static block; the frame below is the scope that made it run.
+    if (cls && (!func || cls.start > func.start)) return undefined;
     return best ? best.name : moduleName(path.relative(root, file));
   }
 
