@@ -40,7 +40,8 @@
 //   the async function's;
 // - default constructors, class field initializers and static blocks are not scopes: a frame
 //   in a class body but in none of its methods is skipped, so `new C()` with an inherited
-//   constructor is the call of the scope that runs `new`;
+//   constructor is the call of the scope that runs `new`; an `extends` expression (a mixin
+//   call) is the call of the scope that defines the class;
 // - decorators are called by the module (the decorating helpers run at its top level).
 // Loading a module is not a call. Only edges between the case's own modules and functions are
 // recorded; what a library (`node_modules`) calls is not.
@@ -382,7 +383,13 @@ function runChild(root, entry, outFile) {
         if (name) scopes.push({ start: n.getStart(), end: n.end, name });
         functions.push({ start: n.getStart(), end: n.end });
       }
-      if (ts.isClassLike(n)) classes.push({ start: n.getStart(), end: n.end });
+      // The `extends` expression is run by the scope that defines the class, not by the class
+      // body: only what follows the heritage clauses counts as the body.
+      if (ts.isClassLike(n)) {
+        const h = n.heritageClauses;
+        const heritage = h?.length ? { start: h.pos, end: h.end } : null;
+        classes.push({ start: n.getStart(), end: n.end, heritage });
+      }
       ts.forEachChild(n, walk);
     };
     walk(sf);
@@ -522,7 +529,8 @@ function runChild(root, entry, outFile) {
     const func = inner(t.functions);
     // In a class body but in none of its functions: a default constructor, a field
     // initializer or a static block; the frame below is the scope that made it run.
-    if (cls && (!func || cls.start > func.start)) return undefined;
+    const inHeritage = cls?.heritage && cls.heritage.start <= offset && offset < cls.heritage.end;
+    if (cls && (!func || cls.start > func.start) && !inHeritage) return undefined;
     return best ? best.name : moduleName(path.relative(root, file));
   }
 
