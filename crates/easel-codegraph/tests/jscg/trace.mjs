@@ -43,7 +43,10 @@
 //   constructor is the call of the scope that runs `new`;
 // - decorators are called by the module (the decorating helpers run at its top level).
 // Loading a module is not a call. Only edges between the case's own modules and functions are
-// recorded; what a library (`node_modules`) calls is not.
+// recorded: files under `node_modules` are run uninstrumented and their frames skipped.
+//
+// The oracle's own tests are `selftest/*.case`, whose graphs are written by hand from these
+// rules (`node trace.mjs --all selftest --check`, run by `make jscg`).
 //
 // What cannot be observed is added by hand in a case with a comment line
 // `# hand: <caller> -> <callee>` saying so, which --check adds to what it records.
@@ -91,6 +94,10 @@ function readCase(file) {
     expected: expected.join("\n").trim(),
     comments,
   };
+}
+
+function isPackage(file) {
+  return file.split(/[\\/]/).includes("node_modules");
 }
 
 function moduleName(rel) {
@@ -325,7 +332,7 @@ function allNames(root, files) {
   const keys = new Map();
   const dup = [];
   for (const f of files) {
-    if (!SOURCE_EXT.test(f.path) || /\.d\.[cm]?ts$/.test(f.path)) continue;
+    if (!SOURCE_EXT.test(f.path) || /\.d\.[cm]?ts$/.test(f.path) || isPackage(f.path)) continue;
     const mod = moduleName(f.path);
     keys.set(mod, true);
     const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true, scriptKind(f.path));
@@ -391,7 +398,10 @@ function runChild(root, entry, outFile) {
 
   function compile(module, filename) {
     const text = fs.readFileSync(filename, "utf8");
-    const instrumented = instrument(filename, text, moduleName(path.relative(root, filename)));
+    // A package's functions are not the case's: they are run, never recorded.
+    const instrumented = isPackage(filename)
+      ? text
+      : instrument(filename, text, moduleName(path.relative(root, filename)));
     let out = ts.transpileModule(instrumented, {
       // .mjs/.mts would keep their ESM syntax: everything here runs as CommonJS.
       fileName: filename.replace(/\.m([jt]s)$/, ".$1").replace(/\.c([jt]s)$/, ".$1"),
@@ -536,7 +546,7 @@ function runChild(root, entry, outFile) {
         }
         continue;
       }
-      if (!file.startsWith(root + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+      if (!file.startsWith(root + path.sep) || isPackage(file)) continue;
       const s = scopeAt(file, f.getLineNumber(), f.getColumnNumber());
       if (s !== undefined) return s;
     }
