@@ -51,7 +51,7 @@
 // What cannot be observed is added by hand in a case with a comment line
 // `# hand: <caller> -> <callee>` saying so, which --check adds to what it records.
 
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -622,7 +622,18 @@ function entryOf(c) {
   throw new Error("no entry: add main.js or main.ts, or a comment line `# entry: path`");
 }
 
-function trace(caseFile) {
+// Runs a child and resolves with its exit status and stderr (never rejects).
+function runNode(args, cwd) {
+  return new Promise((resolve) => {
+    // The time limit only guards against a case that never ends (an interval left running);
+    // a case takes well under a second of CPU.
+    execFile(process.execPath, args, { cwd, encoding: "utf8", timeout: 120000, maxBuffer: 1 << 26 }, (err, _out, stderr) => {
+      resolve({ status: err ? (err.code ?? 1) : 0, stderr: stderr ?? "" });
+    });
+  });
+}
+
+async function trace(caseFile) {
   const c = readCase(caseFile);
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "jscg-")));
   try {
@@ -632,10 +643,9 @@ function trace(caseFile) {
       fs.writeFileSync(full, `${f.text.replace(/\n+$/, "")}\n`);
     }
     const outFile = path.join(root, "__jscg_edges__.json");
-    const child = spawnSync(
-      process.execPath,
+    const child = await runNode(
       ["--stack-trace-limit=500", fileURLToPath(import.meta.url), "--child", root, entryOf(c), outFile],
-      { cwd: root, encoding: "utf8", timeout: 20000 },
+      root,
     );
     if (child.status !== 0 || !fs.existsSync(outFile)) {
       throw new Error(`the case did not run (status ${child.status}):\n${child.stderr}`);
@@ -664,30 +674,29 @@ function trace(caseFile) {
   }
 }
 
-function check(caseFile, mode) {
-  const r = trace(caseFile);
-  for (const p of r.problems) process.stderr.write(`${caseFile}: ${p}\n`);
+// Checks, records or prints one case; returns whether it passed and what to say.
+async function check(caseFile, mode) {
+  const r = await trace(caseFile);
+  const say = r.problems.map((p) => `${caseFile}: ${p}\n`);
+  const done = (ok, out = "") => ({ ok, err: say.join(""), out });
   if (mode === "record") {
     const text = fs.readFileSync(caseFile, "utf8");
     const i = text.indexOf("\n=== callgraph");
     const head = i >= 0 ? text.slice(0, i).replace(/\n+$/, "") : text.replace(/\n+$/, "");
     fs.writeFileSync(caseFile, `${head}\n\n=== callgraph\n${r.text}\n`);
-    return true;
+    return done(true);
   }
-  if (mode !== "check") {
-    process.stdout.write(`${r.text}\n`);
-    return true;
-  }
+  if (mode !== "check") return done(true, `${r.text}\n`);
   let want;
   try {
     want = JSON.parse(r.expected);
   } catch (e) {
-    process.stderr.write(`${caseFile}: the case's callgraph is not JSON: ${e.message}\n`);
-    return false;
+    say.push(`${caseFile}: the case's callgraph is not JSON: ${e.message}\n`);
+    return done(false);
   }
   const norm = (g) =>
     JSON.stringify(Object.fromEntries(Object.keys(g).sort().map((k) => [k, [...g[k]].sort()])));
-  if (norm(want) === norm(r.graph) && r.problems.length === 0) return true;
+  if (norm(want) === norm(r.graph) && r.problems.length === 0) return done(true);
   const edges = (g) => new Set(Object.entries(g).flatMap(([k, vs]) => vs.map((v) => `${k} -> ${v}`)));
   const [w, g] = [edges(want), edges(r.graph)];
   const lines = [`${caseFile}: the recorded graph differs from the case's`];
@@ -696,8 +705,8 @@ function check(caseFile, mode) {
   const [wk, gk] = [Object.keys(want), Object.keys(r.graph)];
   for (const k of gk) if (!wk.includes(k)) lines.push(`  key missing from the case: ${k}`);
   for (const k of wk) if (!gk.includes(k)) lines.push(`  key in the case that is no function: ${k}`);
-  process.stderr.write(`${lines.join("\n")}\n`);
-  return false;
+  say.push(`${lines.join("\n")}\n`);
+  return done(false);
 }
 
 function casesUnder(dir) {
@@ -710,7 +719,7 @@ function casesUnder(dir) {
   return out.sort();
 }
 
-function main(argv) {
+async function main(argv) {
   if (argv[0] === "--child") return runChild(argv[1], argv[2], argv[3]);
   const mode = argv.includes("--check") ? "check" : argv.includes("--record") ? "record" : "print";
   const rest = argv.filter((a) => !a.startsWith("--"));
@@ -719,16 +728,27 @@ function main(argv) {
     process.stderr.write("usage: node trace.mjs <case>.case [--check|--record] | --all <dir> --check\n");
     process.exit(2);
   }
-  let failed = 0;
-  for (const f of files) {
-    let ok;
-    try {
-      ok = check(f, mode);
-    } catch (e) {
-      process.stderr.write(`${f}: ${e.message}\n`);
-      ok = false;
+  // Cases run in parallel, one Node process each, as many at a time as there are cores;
+  // what they say is printed in the cases' order.
+  const results = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      try {
+        results[i] = await check(files[i], mode);
+      } catch (e) {
+        results[i] = { ok: false, err: `${files[i]}: ${e.message}\n`, out: "" };
+      }
     }
-    if (!ok) failed++;
+  };
+  const width = Math.max(1, Math.min(os.availableParallelism?.() ?? os.cpus().length, files.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  let failed = 0;
+  for (const r of results) {
+    process.stdout.write(r.out);
+    process.stderr.write(r.err);
+    if (!r.ok) failed++;
   }
   if (files.length > 1) process.stderr.write(`${files.length - failed} of ${files.length} cases pass\n`);
   process.exit(failed ? 1 : 0);
