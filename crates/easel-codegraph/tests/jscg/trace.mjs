@@ -48,6 +48,17 @@
 // The oracle's own tests are `selftest/*.case`, whose graphs are written by hand from these
 // rules (`node trace.mjs --all selftest --check`, run by `make jscg`).
 //
+// Where the shared rules are silent, the oracle names: `X.prototype.m = function` as `X.m`,
+// `obj.p = function` (obj a plain name, not `this`) as `obj.p`, private methods with their `#`
+// (`C.#check`), members of `export default { … }` under `default`, `export = function` as
+// `exports`; methods of an object literal or a class expression bound to no name are
+// transparent, like anonymous functions.
+//
+// Limits, which the cases respect: everything runs as CommonJS, so no top-level `await` and no
+// `import.meta`; a generator's body runs for the scope that iterates it, so cases iterate a
+// generator where they make it; only what runs is recorded, so each case runs every edge it
+// makes plausible (a comparator handed to `sort` of one element is never called).
+//
 // What cannot be observed is added by hand in a case with a comment line
 // `# hand: <caller> -> <callee>` saying so, which --check adds to what it records.
 
