@@ -2,14 +2,14 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser model-fetch obsidian-plugin
+.PHONY: demo test fmt lint unit doc-tests bench deps build fuzz bench-code mcp-client browser model-fetch obsidian-plugin jscg
 
 ## demo: build easel and walk through the main job on a copy of examples/vault
 demo: deps build
 	scripts/demo.sh
 
 ## test: everything CI runs
-test: deps fmt lint unit doc-tests mcp-client browser obsidian-plugin model-fetch
+test: deps fmt lint unit doc-tests jscg mcp-client browser obsidian-plugin model-fetch
 
 deps:
 	scripts/install-deps.sh
@@ -74,6 +74,10 @@ model-fetch:
 ## browser: drive `easel serve`'s web UI in headless Chromium (Debian's) with Playwright
 browser:
 	scripts/browser-tests.sh
+
+## jscg: every JS/TS call-graph case's expected graph is what running it under Node records
+jscg:
+	scripts/jscg-oracle-check.sh
 
 ## obsidian-plugin: build the Obsidian plugin and test it against a real easel serve (Node's test runner)
 obsidian-plugin:

@@ -44,12 +44,26 @@
 //   call) is the call of the scope that defines the class;
 // - decorators are called by the module (the decorating helpers run at its top level).
 // Loading a module is not a call. Only edges between the case's own modules and functions are
-// recorded; what a library (`node_modules`) calls is not.
+// recorded: files under `node_modules` are run uninstrumented and their frames skipped.
+//
+// The oracle's own tests are `selftest/*.case`, whose graphs are written by hand from these
+// rules (`node trace.mjs --all selftest --check`, run by `make jscg`).
+//
+// Where the shared rules are silent, the oracle names: `X.prototype.m = function` as `X.m`,
+// `obj.p = function` (obj a plain name, not `this`) as `obj.p`, private methods with their `#`
+// (`C.#check`), members of `export default { … }` under `default`, `export = function` as
+// `exports`; methods of an object literal or a class expression bound to no name are
+// transparent, like anonymous functions.
+//
+// Limits, which the cases respect: everything runs as CommonJS, so no top-level `await` and no
+// `import.meta`; a generator's body runs for the scope that iterates it, so cases iterate a
+// generator where they make it; only what runs is recorded, so each case runs every edge it
+// makes plausible (a comparator handed to `sort` of one element is never called).
 //
 // What cannot be observed is added by hand in a case with a comment line
 // `# hand: <caller> -> <callee>` saying so, which --check adds to what it records.
 
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -92,6 +106,10 @@ function readCase(file) {
     expected: expected.join("\n").trim(),
     comments,
   };
+}
+
+function isPackage(file) {
+  return file.split(/[\\/]/).includes("node_modules");
 }
 
 function moduleName(rel) {
@@ -326,7 +344,7 @@ function allNames(root, files) {
   const keys = new Map();
   const dup = [];
   for (const f of files) {
-    if (!SOURCE_EXT.test(f.path) || /\.d\.[cm]?ts$/.test(f.path)) continue;
+    if (!SOURCE_EXT.test(f.path) || /\.d\.[cm]?ts$/.test(f.path) || isPackage(f.path)) continue;
     const mod = moduleName(f.path);
     keys.set(mod, true);
     const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true, scriptKind(f.path));
@@ -398,7 +416,10 @@ function runChild(root, entry, outFile) {
 
   function compile(module, filename) {
     const text = fs.readFileSync(filename, "utf8");
-    const instrumented = instrument(filename, text, moduleName(path.relative(root, filename)));
+    // A package's functions are not the case's: they are run, never recorded.
+    const instrumented = isPackage(filename)
+      ? text
+      : instrument(filename, text, moduleName(path.relative(root, filename)));
     let out = ts.transpileModule(instrumented, {
       // .mjs/.mts would keep their ESM syntax: everything here runs as CommonJS.
       fileName: filename.replace(/\.m([jt]s)$/, ".$1").replace(/\.c([jt]s)$/, ".$1"),
@@ -544,7 +565,7 @@ function runChild(root, entry, outFile) {
         }
         continue;
       }
-      if (!file.startsWith(root + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+      if (!file.startsWith(root + path.sep) || isPackage(file)) continue;
       const s = scopeAt(file, f.getLineNumber(), f.getColumnNumber());
       if (s !== undefined) return s;
     }
@@ -620,7 +641,18 @@ function entryOf(c) {
   throw new Error("no entry: add main.js or main.ts, or a comment line `# entry: path`");
 }
 
-function trace(caseFile) {
+// Runs a child and resolves with its exit status and stderr (never rejects).
+function runNode(args, cwd) {
+  return new Promise((resolve) => {
+    // The time limit only guards against a case that never ends (an interval left running);
+    // a case takes well under a second of CPU.
+    execFile(process.execPath, args, { cwd, encoding: "utf8", timeout: 120000, maxBuffer: 1 << 26 }, (err, _out, stderr) => {
+      resolve({ status: err ? (err.code ?? 1) : 0, stderr: stderr ?? "" });
+    });
+  });
+}
+
+async function trace(caseFile) {
   const c = readCase(caseFile);
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "jscg-")));
   try {
@@ -630,10 +662,9 @@ function trace(caseFile) {
       fs.writeFileSync(full, `${f.text.replace(/\n+$/, "")}\n`);
     }
     const outFile = path.join(root, "__jscg_edges__.json");
-    const child = spawnSync(
-      process.execPath,
+    const child = await runNode(
       ["--stack-trace-limit=500", fileURLToPath(import.meta.url), "--child", root, entryOf(c), outFile],
-      { cwd: root, encoding: "utf8", timeout: 20000 },
+      root,
     );
     if (child.status !== 0 || !fs.existsSync(outFile)) {
       throw new Error(`the case did not run (status ${child.status}):\n${child.stderr}`);
@@ -662,30 +693,29 @@ function trace(caseFile) {
   }
 }
 
-function check(caseFile, mode) {
-  const r = trace(caseFile);
-  for (const p of r.problems) process.stderr.write(`${caseFile}: ${p}\n`);
+// Checks, records or prints one case; returns whether it passed and what to say.
+async function check(caseFile, mode) {
+  const r = await trace(caseFile);
+  const say = r.problems.map((p) => `${caseFile}: ${p}\n`);
+  const done = (ok, out = "") => ({ ok, err: say.join(""), out });
   if (mode === "record") {
     const text = fs.readFileSync(caseFile, "utf8");
     const i = text.indexOf("\n=== callgraph");
     const head = i >= 0 ? text.slice(0, i).replace(/\n+$/, "") : text.replace(/\n+$/, "");
     fs.writeFileSync(caseFile, `${head}\n\n=== callgraph\n${r.text}\n`);
-    return true;
+    return done(true);
   }
-  if (mode !== "check") {
-    process.stdout.write(`${r.text}\n`);
-    return true;
-  }
+  if (mode !== "check") return done(true, `${r.text}\n`);
   let want;
   try {
     want = JSON.parse(r.expected);
   } catch (e) {
-    process.stderr.write(`${caseFile}: the case's callgraph is not JSON: ${e.message}\n`);
-    return false;
+    say.push(`${caseFile}: the case's callgraph is not JSON: ${e.message}\n`);
+    return done(false);
   }
   const norm = (g) =>
     JSON.stringify(Object.fromEntries(Object.keys(g).sort().map((k) => [k, [...g[k]].sort()])));
-  if (norm(want) === norm(r.graph) && r.problems.length === 0) return true;
+  if (norm(want) === norm(r.graph) && r.problems.length === 0) return done(true);
   const edges = (g) => new Set(Object.entries(g).flatMap(([k, vs]) => vs.map((v) => `${k} -> ${v}`)));
   const [w, g] = [edges(want), edges(r.graph)];
   const lines = [`${caseFile}: the recorded graph differs from the case's`];
@@ -694,8 +724,8 @@ function check(caseFile, mode) {
   const [wk, gk] = [Object.keys(want), Object.keys(r.graph)];
   for (const k of gk) if (!wk.includes(k)) lines.push(`  key missing from the case: ${k}`);
   for (const k of wk) if (!gk.includes(k)) lines.push(`  key in the case that is no function: ${k}`);
-  process.stderr.write(`${lines.join("\n")}\n`);
-  return false;
+  say.push(`${lines.join("\n")}\n`);
+  return done(false);
 }
 
 function casesUnder(dir) {
@@ -708,7 +738,7 @@ function casesUnder(dir) {
   return out.sort();
 }
 
-function main(argv) {
+async function main(argv) {
   if (argv[0] === "--child") return runChild(argv[1], argv[2], argv[3]);
   const mode = argv.includes("--check") ? "check" : argv.includes("--record") ? "record" : "print";
   const rest = argv.filter((a) => !a.startsWith("--"));
@@ -717,16 +747,27 @@ function main(argv) {
     process.stderr.write("usage: node trace.mjs <case>.case [--check|--record] | --all <dir> --check\n");
     process.exit(2);
   }
-  let failed = 0;
-  for (const f of files) {
-    let ok;
-    try {
-      ok = check(f, mode);
-    } catch (e) {
-      process.stderr.write(`${f}: ${e.message}\n`);
-      ok = false;
+  // Cases run in parallel, one Node process each, as many at a time as there are cores;
+  // what they say is printed in the cases' order.
+  const results = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      try {
+        results[i] = await check(files[i], mode);
+      } catch (e) {
+        results[i] = { ok: false, err: `${files[i]}: ${e.message}\n`, out: "" };
+      }
     }
-    if (!ok) failed++;
+  };
+  const width = Math.max(1, Math.min(os.availableParallelism?.() ?? os.cpus().length, files.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  let failed = 0;
+  for (const r of results) {
+    process.stdout.write(r.out);
+    process.stderr.write(r.err);
+    if (!r.ok) failed++;
   }
   if (files.length > 1) process.stderr.write(`${files.length - failed} of ${files.length} cases pass\n`);
   process.exit(failed ? 1 : 0);
