@@ -145,6 +145,14 @@ impl<'t> Extractor<'_, 't> {
         } else {
             None
         };
+        let js_callbacks: Vec<Vec<Seg>> = if self.lang.is_js_family() {
+            js_callback_positions(&callee, is_new)
+                .iter()
+                .filter_map(|&i| args.get(i).cloned().flatten())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let outer = self.facts.calls.len() as u32;
         let code = if self.lang == Lang::Python && matches!(text.as_str(), "exec" | "eval") {
             field("arguments").and_then(|a| self.constant_code(a))
@@ -179,6 +187,12 @@ impl<'t> Extractor<'_, 't> {
         } else {
             None
         };
+        if self.lang.is_js_family()
+            && n.kind() == "call_expression"
+            && let Some(f) = field("function")
+        {
+            self.iife_args(f, &args);
+        }
         self.facts.calls.push(CallSite {
             scope,
             callee,
@@ -210,6 +224,13 @@ impl<'t> Extractor<'_, 't> {
                 ..CallSite::bare(scope, callee, text, line)
             });
         }
+        for cb in js_callbacks {
+            self.facts.calls.push(CallSite {
+                maybe: true,
+                via: Some(outer),
+                ..CallSite::bare(scope, cb, String::new(), line)
+            });
+        }
         if let Some(cb) = callback {
             self.facts.calls.push(CallSite {
                 maybe: true,
@@ -234,8 +255,12 @@ impl<'t> Extractor<'_, 't> {
                 .is_some_and(|c| c.id() == n.id())
         };
         let kinds: &[u8] = match parent.kind() {
-            "call" if is("function") => return,
+            "call" | "call_expression" if is("function") => return,
             "decorator" => return,
+            // JavaScript: `obj.x = v` runs a setter, `obj.x += v` the getter and the setter.
+            "assignment_expression" if is("left") => &[2],
+            "augmented_assignment_expression" if is("left") => &[1, 2],
+            "update_expression" => &[1, 2],
             "assignment" if is("left") => &[2],
             "augmented_assignment" if is("left") => &[1, 2],
             "pattern_list" | "tuple_pattern" | "delete_statement" => return,

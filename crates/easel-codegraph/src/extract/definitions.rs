@@ -117,6 +117,8 @@ impl<'t> Extractor<'_, 't> {
             star: None,
             kwstar: None,
             lambda_no: 0,
+            is_object: false,
+            accessor: 0,
         });
     }
 
@@ -446,6 +448,7 @@ impl<'t> Extractor<'_, 't> {
                 }
                 Pending::Params(start, p) => self.defaults(start, p),
                 Pending::With(n) => self.with_item(n),
+                Pending::JsParams(start, p) => self.js_params(start, p),
                 Pending::LambdaBody(start, body) => {
                     let d = self
                         .facts

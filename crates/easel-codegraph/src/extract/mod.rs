@@ -12,6 +12,7 @@ mod facts;
 mod imports;
 mod literals;
 mod query;
+mod values;
 
 use calls::*;
 use definitions::*;
@@ -20,6 +21,7 @@ pub use facts::*;
 use query::*;
 pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
 pub(crate) use query::{extract_within, prepare};
+use values::*;
 
 use crate::budget::{Budget, Failure};
 use crate::lang::Lang;
@@ -54,6 +56,9 @@ enum Pending<'t> {
     LambdaBody(u32, Node<'t>),
     /// A Python `with` item.
     With(Node<'t>),
+    /// A JavaScript function's parameter list (at the function's start byte), read for the
+    /// names its destructured parameters bind.
+    JsParams(u32, Node<'t>),
 }
 
 /// Reads one file's syntax tree into its facts; its methods live in the submodules, by what

@@ -51,6 +51,8 @@ pub(super) struct Captures {
     pub(super) except_type: Option<u32>,
     pub(super) except_name: Option<u32>,
     pub(super) with: Option<u32>,
+    pub(super) object: Option<u32>,
+    pub(super) object_name: Option<u32>,
 }
 
 pub(super) static COMPILED: [OnceLock<Result<Compiled, String>>; 12] =
@@ -180,6 +182,10 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 d.is_namespace = is_ns;
             }
         } else if let Some(n) = get(k.func) {
+            // A function expression bound to a name takes that name (the lambda patterns).
+            if lang.is_js_family() && n.kind() == "function_expression" && bound_function(n) {
+                continue;
+            }
             let name_node = get(k.func_name);
             let mut name = name_node.map(|n| x.text(n)).unwrap_or_default();
             let mut receiver = get(k.func_receiver).map(|r| strip_generics(&x.text(r)));
@@ -202,21 +208,40 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             {
                 x.pending.push(Pending::Params(n.start_byte() as u32, p));
             }
+            if lang.is_js_family()
+                && let Some(p) = get(k.func_params)
+                && named_parts(p).into_iter().any(|c| js_pattern(c).is_some())
+            {
+                x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
+            }
             let is_static = get(k.func_static).is_some();
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
                 .find_map(|f| n.child_by_field_name(f))
                 .and_then(|t| x.type_segs(t, 0));
+            let accessor = if lang.is_js_family() && n.kind() == "method_definition" {
+                js_accessor(n)
+            } else {
+                0
+            };
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
                 d.param_types = types;
                 d.return_type = returns;
+                d.accessor = accessor;
                 if is_static {
                     d.is_classmethod = true;
                 }
             }
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
-            let name = x.text(name);
+            let name = if lang.is_js_family() {
+                match x.value_name(name) {
+                    Some(name) => name,
+                    None => continue,
+                }
+            } else {
+                x.text(name)
+            };
             let params = n
                 .child_by_field_name("parameters")
                 .map(|p| x.params(p))
@@ -224,6 +249,12 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .unwrap_or_default();
             let body = n.child_by_field_name("body").unwrap_or(n);
             x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
+            if lang.is_js_family()
+                && let Some(p) = n.child_by_field_name("parameters")
+                && named_parts(p).into_iter().any(|c| js_pattern(c).is_some())
+            {
+                x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
+            }
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
@@ -259,6 +290,16 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .into_iter()
                 .collect();
             x.add_def(n, n, DefKind::Impl, name, bases, None, false);
+        } else if let (Some(n), Some(name)) = (get(k.object), get(k.object_name)) {
+            if bound_object(n)
+                && let Some(name) = x.value_name(name)
+            {
+                x.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
+                if let Some(d) = x.facts.defs.last_mut() {
+                    d.is_namespace = true;
+                    d.is_object = true;
+                }
+            }
         } else if let Some(n) = get(k.call) {
             x.pending.push(Pending::Call(n));
         } else if let Some(n) = get(k.call_maybe) {
@@ -438,6 +479,8 @@ impl Captures {
             except_type: i("except.type"),
             except_name: i("except.name"),
             with: i("with"),
+            object: i("object"),
+            object_name: i("object.name"),
         }
     }
 }

@@ -42,6 +42,17 @@ impl<'a> Resolver<'a> {
         let Some(outer) = self.call_site(fi, o) else {
             return false;
         };
+        if self.lang(fi).is_js_family() {
+            // `setTimeout(f)` and `new Promise(f)` of the host, or a method no code of the
+            // repository provides (`arr.map(f)`, `p.then(f)`, `emitter.on('x', f)`).
+            return match outer.callee.as_slice() {
+                [Seg::Name(n)] if outer.is_new && n == "Promise" => {
+                    self.call_targets(fi, outer).is_none()
+                }
+                [Seg::Name(_)] => self.calls_builtin(fi, outer),
+                _ => self.call_targets(fi, outer).is_none(),
+            };
+        }
         match outer.callee.as_slice() {
             // `map`, `sorted`, ... and the builtins that call special methods (`len`, `str`).
             [Seg::Name(_)] if self.calls_builtin(fi, outer) => true,
@@ -375,7 +386,17 @@ impl<'a> Resolver<'a> {
                 None => Vec::new(),
             },
             Seg::Lit(i) => vec![Val::Lit(fi, LitId::Expr(*i))],
-            Seg::Lambda(d) => vec![Val::Func(Ref { file: fi, def: *d })],
+            Seg::Lambda(d) => {
+                let r = Ref { file: fi, def: *d };
+                match self.files[fi as usize]
+                    .defs
+                    .get(*d as usize)
+                    .map(|x| x.kind)
+                {
+                    Some(DefKind::Class) => vec![Val::Class(r)],
+                    _ => vec![Val::Func(r)],
+                }
+            }
             Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
         };
         for seg in &segs[1..] {

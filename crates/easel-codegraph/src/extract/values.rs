@@ -1,0 +1,378 @@
+//! JavaScript and TypeScript values that carry functions: object literals bound to a name,
+//! functions bound without a declaration of their own, destructuring, and the callbacks that
+//! builtins and libraries run.
+
+use super::*;
+
+/// Methods of builtins and of common libraries that run the function they are given, by the
+/// argument position it takes (`arr.map(f)`, `p.then(f, g)`, `em.on('x', f)`): the scope
+/// that hands the function over calls it.
+const CALLBACK_METHODS: &[(&str, &[usize])] = &[
+    ("map", &[0]),
+    ("forEach", &[0]),
+    ("filter", &[0]),
+    ("reduce", &[0]),
+    ("reduceRight", &[0]),
+    ("some", &[0]),
+    ("every", &[0]),
+    ("find", &[0]),
+    ("findIndex", &[0]),
+    ("findLast", &[0]),
+    ("findLastIndex", &[0]),
+    ("flatMap", &[0]),
+    ("sort", &[0]),
+    ("toSorted", &[0]),
+    ("then", &[0, 1]),
+    ("catch", &[0]),
+    ("finally", &[0]),
+    ("on", &[1]),
+    ("once", &[1]),
+    ("addListener", &[1]),
+    ("prependListener", &[1]),
+    ("addEventListener", &[1]),
+    ("subscribe", &[0]),
+    ("replace", &[1]),
+    ("replaceAll", &[1]),
+    ("from", &[1]),
+    ("nextTick", &[0]),
+];
+
+/// Global functions that run the function they are given.
+const CALLBACK_FUNCS: &[(&str, &[usize])] = &[
+    ("setTimeout", &[0]),
+    ("setInterval", &[0]),
+    ("setImmediate", &[0]),
+    ("queueMicrotask", &[0]),
+    ("requestAnimationFrame", &[0]),
+    ("requestIdleCallback", &[0]),
+];
+
+/// The argument positions of a JavaScript call that hold a function the callee runs.
+pub(super) fn js_callback_positions(callee: &[Seg], is_new: bool) -> &'static [usize] {
+    match callee {
+        // `new Promise((resolve) => ...)`, `new Promise(executor)`.
+        [Seg::Name(n)] if is_new && n == "Promise" => &[0],
+        [Seg::Name(n)] => CALLBACK_FUNCS
+            .iter()
+            .find(|(f, _)| f == n)
+            .map_or(&[], |(_, p)| *p),
+        [_, .., Seg::Name(m)] => CALLBACK_METHODS
+            .iter()
+            .find(|(f, _)| f == m)
+            .map_or(&[], |(_, p)| *p),
+        _ => &[],
+    }
+}
+
+/// The object or array pattern a JavaScript parameter destructures (`{ cb }`, `[a, b] = []`,
+/// TypeScript's `{ cb }: Opts`).
+pub(super) fn js_pattern(p: Node) -> Option<Node> {
+    let mut n = p;
+    for _ in 0..3 {
+        match n.kind() {
+            "object_pattern" | "array_pattern" => return Some(n),
+            "assignment_pattern" => n = n.child_by_field_name("left")?,
+            "required_parameter" | "optional_parameter" => n = n.child_by_field_name("pattern")?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `1` for a getter (`get x()`), `2` for a setter (`set x(v)`), else `0`: the keyword is
+/// an unnamed child before the name.
+pub(super) fn js_accessor(m: Node) -> u8 {
+    let mut cur = m.walk();
+    for ch in m.children(&mut cur) {
+        match ch.kind() {
+            "get" => return 1,
+            "set" => return 2,
+            _ if ch.is_named() && ch.kind() != "decorator" => return 0,
+            _ => {}
+        }
+    }
+    0
+}
+
+/// Whether an object literal is bound to a name: the value of a declaration or of an
+/// assignment to a plain name, or the value of a key of such a literal (`obj.inner`).
+pub(super) fn bound_object(n: Node) -> bool {
+    let mut n = n;
+    for _ in 0..32 {
+        let Some(p) = n.parent() else { return false };
+        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+        match p.kind() {
+            "variable_declarator" => {
+                return is("value")
+                    && p.child_by_field_name("name")
+                        .is_some_and(|c| c.kind() == "identifier");
+            }
+            "assignment_expression" => {
+                return is("right")
+                    && p.child_by_field_name("left")
+                        .is_some_and(|c| c.kind() == "identifier");
+            }
+            "pair" if is("value") && p.child_by_field_name("key").is_some_and(plain_key) => {
+                match p.parent() {
+                    Some(o) if o.kind() == "object" => n = o,
+                    _ => return false,
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// A key written as a name, a string or a number (not computed).
+pub(super) fn plain_key(k: Node) -> bool {
+    matches!(k.kind(), "property_identifier" | "string" | "number")
+}
+
+/// Whether a function expression is the value of a name, which names it instead of its own
+/// name (`const a = function b() {}` is `a`).
+pub(super) fn bound_function(n: Node) -> bool {
+    let Some(p) = n.parent() else { return false };
+    let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+    match p.kind() {
+        "variable_declarator" => is("value"),
+        "assignment_expression" => {
+            is("right")
+                && p.child_by_field_name("left")
+                    .is_some_and(|c| c.kind() == "identifier")
+        }
+        "field_definition" | "public_field_definition" => is("value"),
+        "pair" => {
+            is("value")
+                && p.child_by_field_name("key").is_some_and(plain_key)
+                && p.parent().is_some_and(bound_object)
+        }
+        _ => false,
+    }
+}
+
+impl<'t> Extractor<'_, 't> {
+    /// `(function (fn) { fn(); })(log)`: an immediately invoked function's parameters are its
+    /// arguments.
+    pub(super) fn iife_args(&mut self, f: Node, args: &[Option<Vec<Seg>>]) {
+        let mut f = f;
+        while f.kind() == "parenthesized_expression" {
+            match f.named_child(0) {
+                Some(inner) => f = inner,
+                None => return,
+            }
+        }
+        if !matches!(f.kind(), "function_expression" | "arrow_function") || args.is_empty() {
+            return;
+        }
+        let Some(d) = self.def_at(f, &[DefKind::Scope, DefKind::Func]) else {
+            return;
+        };
+        let params = self.facts.defs[d as usize].params.clone();
+        // Bound where the parameters are, so that every read in the body sees the argument.
+        let line = self.facts.defs[d as usize].start_line;
+        for (p, a) in params.into_iter().zip(args) {
+            if let Some(a) = a
+                && !p.starts_with('{')
+            {
+                self.facts
+                    .assigns
+                    .push(AssignFact::plain(Some(d), vec![p], Some(a.clone()), line));
+            }
+        }
+    }
+
+    /// The names a function's destructured parameters bind, each read from the parameter
+    /// standing for the pattern (`{0}` for the first).
+    pub(super) fn js_params(&mut self, start: u32, params: Node) {
+        let Some(d) = self
+            .facts
+            .defs
+            .iter()
+            .position(|d| d.start_byte == start && d.kind == DefKind::Func)
+        else {
+            return;
+        };
+        let line = self.facts.defs[d].start_line;
+        let mut i = 0;
+        for ch in named_parts(params) {
+            if IDENT_KINDS.contains(&ch.kind()) {
+                i += 1;
+                continue;
+            }
+            if let Some(p) = js_pattern(ch) {
+                let value = vec![Seg::Name(format!("{{{i}}}"))];
+                self.destructure(Some(d as u32), line, p, value, 0);
+                i += 1;
+            } else if ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier")
+                .or_else(|| first_identifier(ch))
+                .is_some()
+            {
+                i += 1;
+            }
+        }
+    }
+
+    /// The name a function value takes from its binding: the target, the field, or the key of
+    /// a bound object literal (unquoted). `None` when the binding names nothing.
+    pub(super) fn value_name(&self, name: Node) -> Option<String> {
+        let p = name.parent()?;
+        if p.kind() == "pair" {
+            if !p.parent().is_some_and(bound_object) {
+                return None;
+            }
+            return Some(unquote(&self.text(name)));
+        }
+        Some(self.text(name))
+    }
+
+    /// The definition made for a node (a function or class written as a value), if any.
+    pub(super) fn def_at(&self, n: Node, kinds: &[DefKind]) -> Option<u32> {
+        let start = n.start_byte() as u32;
+        let defs = &self.facts.defs;
+        let i = defs.partition_point(|d| d.start_byte < start);
+        defs[i..]
+            .iter()
+            .take_while(|d| d.start_byte == start)
+            .position(|d| d.end_byte == n.end_byte() as u32 && kinds.contains(&d.kind))
+            .map(|j| (i + j) as u32)
+    }
+
+    /// `const { a, b: c = d, inner: { e }, ...rest } = value` and `[f, g] = value`: each name
+    /// takes the part of the value it reads (a default is not followed: the part is there).
+    pub(super) fn destructure(
+        &mut self,
+        scope: Option<u32>,
+        line: u32,
+        pattern: Node,
+        value: Vec<Seg>,
+        depth: u32,
+    ) {
+        if depth > 8 {
+            return;
+        }
+        let parts = named_parts(pattern);
+        match pattern.kind() {
+            "object_pattern" => {
+                for ch in parts {
+                    match ch.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            let name = self.text(ch);
+                            let mut v = value.clone();
+                            v.push(Seg::Name(name.clone()));
+                            self.facts.assigns.push(AssignFact::plain(
+                                scope,
+                                vec![name],
+                                Some(v),
+                                line,
+                            ));
+                        }
+                        "object_assignment_pattern" => {
+                            if let Some(l) = ch.child_by_field_name("left") {
+                                self.destructure_key(scope, line, l, l, &value, depth);
+                            }
+                        }
+                        "pair_pattern" => {
+                            if let (Some(k), Some(t)) = (
+                                ch.child_by_field_name("key"),
+                                ch.child_by_field_name("value"),
+                            ) {
+                                self.destructure_key(scope, line, k, t, &value, depth);
+                            }
+                        }
+                        // `...rest` holds the other members: reading one of them reads the value.
+                        "rest_pattern" => {
+                            if let Some(id) = ch.named_child(0).filter(|c| c.kind() == "identifier")
+                            {
+                                self.facts.assigns.push(AssignFact::plain(
+                                    scope,
+                                    vec![self.text(id)],
+                                    Some(value.clone()),
+                                    line,
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "array_pattern" => {
+                for (i, ch) in parts.into_iter().enumerate() {
+                    if ch.kind() == "rest_pattern" {
+                        break;
+                    }
+                    let target = if ch.kind() == "assignment_pattern" {
+                        match ch.child_by_field_name("left") {
+                            Some(l) => l,
+                            None => continue,
+                        }
+                    } else {
+                        ch
+                    };
+                    let mut v = value.clone();
+                    v.push(Seg::Index(i.to_string()));
+                    self.destructure_target(scope, line, target, v, depth);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// One `key: target` of an object pattern (`target` may be a pattern itself, or carry a
+    /// default: `key: target = d`).
+    fn destructure_key(
+        &mut self,
+        scope: Option<u32>,
+        line: u32,
+        key: Node,
+        target: Node,
+        value: &[Seg],
+        depth: u32,
+    ) {
+        let key = match key.kind() {
+            "property_identifier" | "shorthand_property_identifier_pattern" | "identifier" => {
+                self.text(key)
+            }
+            "string" | "number" => unquote(&self.text(key)),
+            _ => return,
+        };
+        let mut v = value.to_vec();
+        v.push(Seg::Name(key));
+        let target = if target.kind() == "assignment_pattern" {
+            match target.child_by_field_name("left") {
+                Some(l) => l,
+                None => return,
+            }
+        } else {
+            target
+        };
+        self.destructure_target(scope, line, target, v, depth);
+    }
+
+    fn destructure_target(
+        &mut self,
+        scope: Option<u32>,
+        line: u32,
+        target: Node,
+        v: Vec<Seg>,
+        depth: u32,
+    ) {
+        match target.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                self.facts.assigns.push(AssignFact::plain(
+                    scope,
+                    vec![self.text(target)],
+                    Some(v),
+                    line,
+                ));
+            }
+            "object_pattern" | "array_pattern" => {
+                self.destructure(scope, line, target, v, depth + 1)
+            }
+            _ => {}
+        }
+    }
+}
