@@ -93,3 +93,8 @@
   right: (_) @assign.right) @assign
 ; A property read or write runs a getter or setter of that name, where one is defined.
 (member_expression) @prop
+; A named class expression not bound to a name (`return class Foo {}`) keeps its own name.
+(class
+  name: (identifier) @class.name
+  (class_heritage [(identifier) (member_expression)] @class.base)?
+  body: (class_body) @class.body) @class

@@ -122,3 +122,8 @@
   value: (_) @assign.right) @assign
 ; A property read or write runs a getter or setter of that name, where one is defined.
 (member_expression) @prop
+; A named class expression not bound to a name (`return class Foo {}`) keeps its own name.
+(class
+  name: (type_identifier) @class.name
+  (class_heritage [(extends_clause value: (_) @class.base) (implements_clause (_) @class.base)])?
+  body: (class_body) @class.body) @class

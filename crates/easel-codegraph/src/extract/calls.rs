@@ -192,6 +192,9 @@ impl<'t> Extractor<'_, 't> {
             && let Some(f) = field("function")
         {
             self.iife_args(f, &args);
+            if let Some(a) = field("arguments") {
+                self.element_callback(&callee, a);
+            }
         }
         self.facts.calls.push(CallSite {
             scope,

@@ -393,6 +393,7 @@ impl<'t> Extractor<'_, 't> {
                     right,
                     ty,
                 } => self.assign(node, left, right, ty),
+                Pending::Bind(n) if self.lang.is_js_family() && self.for_of(n) => {}
                 Pending::Bind(n) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let line = n.start_position().row as u32 + 1;

@@ -170,6 +170,14 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         };
         let k = &c.idx;
         if let Some(n) = get(k.class).or_else(|| get(k.namespace)) {
+            // A class expression bound to a name takes that name (its own is for inside it).
+            if n.kind() == "class"
+                && lang.is_js_family()
+                && get(k.class_name).is_some_and(|c| c.parent().is_some_and(|p| p.id() == n.id()))
+                && bound_function(n)
+            {
+                continue;
+            }
             let is_ns = get(k.namespace).is_some();
             let name = get(k.class_name).map(|n| x.text(n)).unwrap_or_default();
             let bases = all(k.class_base)
@@ -210,7 +218,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             }
             if lang.is_js_family()
                 && let Some(p) = get(k.func_params)
-                && named_parts(p).into_iter().any(|c| js_pattern(c).is_some())
+                && js_params_special(p)
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
             }
@@ -251,7 +259,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
             if lang.is_js_family()
                 && let Some(p) = n.child_by_field_name("parameters")
-                && named_parts(p).into_iter().any(|c| js_pattern(c).is_some())
+                && js_params_special(p)
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
             }

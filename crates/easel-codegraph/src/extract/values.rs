@@ -94,6 +94,18 @@ pub(super) fn js_accessor(m: Node) -> u8 {
     0
 }
 
+/// Whether a parameter list needs more than its names: a destructured parameter, a default
+/// value or a rest parameter.
+pub(super) fn js_params_special(params: Node) -> bool {
+    named_parts(params).into_iter().any(|c| {
+        js_pattern(c).is_some()
+            || matches!(c.kind(), "assignment_pattern" | "rest_pattern")
+            || c.child_by_field_name("value").is_some()
+            || c.child_by_field_name("pattern")
+                .is_some_and(|p| p.kind() == "rest_pattern")
+    })
+}
+
 /// Whether an object literal is bound to a name: the value of a declaration or of an
 /// assignment to a plain name, or the value of a key of such a literal (`obj.inner`).
 pub(super) fn bound_object(n: Node) -> bool {
@@ -151,7 +163,89 @@ pub(super) fn bound_function(n: Node) -> bool {
     }
 }
 
+/// Array methods whose callback takes the elements, by the callback parameter that does.
+const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
+    ("forEach", 0),
+    ("map", 0),
+    ("filter", 0),
+    ("some", 0),
+    ("every", 0),
+    ("find", 0),
+    ("findIndex", 0),
+    ("findLast", 0),
+    ("flatMap", 0),
+    ("reduce", 1),
+];
+
 impl<'t> Extractor<'_, 't> {
+    /// `fns.forEach((fn) => fn())`: the callback written in place takes the elements of
+    /// the array it is called on.
+    pub(super) fn element_callback(&mut self, callee: &[Seg], args: Node) {
+        let [recv @ .., Seg::Name(m)] = callee else {
+            return;
+        };
+        let Some(&(_, pos)) = ELEMENT_CALLBACKS.iter().find(|(n, _)| n == m) else {
+            return;
+        };
+        if recv.is_empty() {
+            return;
+        }
+        let Some(cb) = named_parts(args).into_iter().next() else {
+            return;
+        };
+        if !matches!(cb.kind(), "arrow_function" | "function_expression") {
+            return;
+        }
+        let Some(d) = self.def_at(cb, &[DefKind::Scope, DefKind::Func]) else {
+            return;
+        };
+        let def = &self.facts.defs[d as usize];
+        let Some(p) = def.params.get(pos).filter(|p| !p.starts_with('{')).cloned() else {
+            return;
+        };
+        let line = def.start_line;
+        let mut value = recv.to_vec();
+        value.push(Seg::Iter);
+        self.facts
+            .assigns
+            .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
+    }
+
+    /// `for (const f of fns)`: `f` takes the values of `fns` (a `for ... in` takes keys, which
+    /// are no functions). Whether the binding was made here.
+    pub(super) fn for_of(&mut self, n: Node) -> bool {
+        let Some(p) = n.parent() else { return false };
+        if p.kind() != "for_in_statement"
+            || p.child_by_field_name("operator").map(|o| o.kind()) != Some("of")
+            || p.child_by_field_name("left")
+                .is_none_or(|l| l.id() != n.id())
+        {
+            return false;
+        }
+        let Some(mut value) = p.child_by_field_name("right").and_then(|r| self.segs(r)) else {
+            return false;
+        };
+        value.push(Seg::Iter);
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        match n.kind() {
+            "identifier" => {
+                self.facts.assigns.push(AssignFact::plain(
+                    scope,
+                    vec![self.text(n)],
+                    Some(value),
+                    line,
+                ));
+                true
+            }
+            "object_pattern" | "array_pattern" => {
+                self.destructure(scope, line, n, value, 0);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// `(function (fn) { fn(); })(log)`: an immediately invoked function's parameters are its
     /// arguments.
     pub(super) fn iife_args(&mut self, f: Node, args: &[Option<Vec<Seg>>]) {
@@ -182,8 +276,9 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
-    /// The names a function's destructured parameters bind, each read from the parameter
-    /// standing for the pattern (`{0}` for the first).
+    /// A function's parameters beyond plain names: the names destructured ones bind (each
+    /// read from the parameter standing for the pattern, `{0}` for the first), default
+    /// values (`cb = helper`), and a rest parameter (`...fns`) collecting the arguments.
     pub(super) fn js_params(&mut self, start: u32, params: Node) {
         let Some(d) = self
             .facts
@@ -194,25 +289,49 @@ impl<'t> Extractor<'_, 't> {
             return;
         };
         let line = self.facts.defs[d].start_line;
-        let mut i = 0;
+        let mut defaults = Vec::new();
+        let mut star = None;
         for ch in named_parts(params) {
+            let i = defaults.len();
             if IDENT_KINDS.contains(&ch.kind()) {
-                i += 1;
+                defaults.push(None);
                 continue;
             }
+            let default = ch
+                .child_by_field_name("value")
+                .or_else(|| {
+                    (ch.kind() == "assignment_pattern")
+                        .then(|| ch.child_by_field_name("right"))
+                        .flatten()
+                })
+                .and_then(|v| self.segs(v));
             if let Some(p) = js_pattern(ch) {
                 let value = vec![Seg::Name(format!("{{{i}}}"))];
                 self.destructure(Some(d as u32), line, p, value, 0);
-                i += 1;
-            } else if ["name", "pattern", "left"]
+                defaults.push(default);
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
                 .iter()
                 .find_map(|f| ch.child_by_field_name(f))
                 .filter(|n| n.kind() == "identifier")
-                .or_else(|| first_identifier(ch))
-                .is_some()
-            {
-                i += 1;
+                .or_else(|| first_identifier(ch));
+            if named.is_none() {
+                continue;
             }
+            let rest = ch.kind() == "rest_pattern"
+                || ch
+                    .child_by_field_name("pattern")
+                    .is_some_and(|p| p.kind() == "rest_pattern");
+            if rest {
+                star = Some(i as u32);
+            }
+            defaults.push(default);
+        }
+        let def = &mut self.facts.defs[d];
+        if defaults.len() == def.params.len() {
+            def.defaults = defaults;
+            def.star = star;
         }
     }
 

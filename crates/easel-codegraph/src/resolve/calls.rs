@@ -296,9 +296,28 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let mut out = Vec::new();
+        let js = self.lang(fi).is_js_family();
         for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
-            let (Val::Instance(c) | Val::SelfOf(c)) = v else {
-                continue;
+            let c = match v {
+                Val::Instance(c) | Val::SelfOf(c) => c,
+                // A JavaScript class's static accessors.
+                Val::Class(c) if js => c,
+                // `const o = { get x() {} }`: the literal's accessors, by key.
+                Val::Lit(f, id) if js => {
+                    let (scope, line, _, elements, _) = self.literal_parts(f, id);
+                    for (_, e) in elements.iter().filter(|(k, _)| k == p) {
+                        let Some(segs) = e else { continue };
+                        for x in self.eval(f, scope, segs, Some(line), 1) {
+                            if let Val::Func(r) = x
+                                && prop_kind(self.def(r)) == call.prop
+                            {
+                                out.push((r, true));
+                            }
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
             };
             for k in self.mro(c, 0) {
                 let Some(bs) = self.idx[k.file as usize]

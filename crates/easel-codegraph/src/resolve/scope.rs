@@ -396,6 +396,18 @@ impl<'a> Resolver<'a> {
                 if literal && f.lang.is_js_family() {
                     return vec![Val::Lit(fi, LitId::Assign(idx))];
                 }
+                // `const s: Shape = new Circle()`: what runs is the value's, when it is known.
+                if f.lang.is_js_family()
+                    && a.type_name.is_some()
+                    && let Some(v) = &a.value
+                {
+                    IN_RHS.with(|s| s.borrow_mut().push((fi, idx)));
+                    let out = self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1);
+                    IN_RHS.with(|s| s.borrow_mut().pop());
+                    if !out.is_empty() {
+                        return out;
+                    }
+                }
                 if let Some(t) = &a.type_name {
                     let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
                     let inst: Vec<Val> = vals
