@@ -37,7 +37,7 @@
   name: (_) @assign.left
   value: (_) @assign.right) @assign
 (assignment_expression
-  left: [(identifier) (member_expression)] @assign.left
+  left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
   right: (_) @assign.right) @assign
 (for_in_statement left: (_) @bind)
 (catch_clause parameter: (_) @bind)
@@ -52,49 +52,11 @@
 (arrow_function) @scope
 (function_expression) @scope
 
-; Values: names that functions, classes and object literals are given without a declaration
-; of their own (see `extract::values`).
-; Class expressions take the name they are bound to (`let X = class Y {}` is `X`).
-(variable_declarator
-  name: (identifier) @class.name
-  value: (class
-    (class_heritage [(identifier) (member_expression)] @class.base)?
-    body: (class_body) @class.body) @class)
-(assignment_expression
-  left: (identifier) @class.name
-  right: (class
-    (class_heritage [(identifier) (member_expression)] @class.base)?
-    body: (class_body) @class.body) @class)
-; `handler = () => ...` names the function after its target.
-(assignment_expression
-  left: (identifier) @lambda.name
-  right: [(arrow_function) (function_expression)] @lambda)
-; Class fields and object-literal keys holding functions (kept only in a literal bound to a name).
-(field_definition
-  property: [(property_identifier) (private_property_identifier)] @lambda.name
-  value: [(arrow_function) (function_expression)] @lambda)
-(pair
-  key: [(property_identifier) (string) (number)] @lambda.name
-  value: [(arrow_function) (function_expression)] @lambda)
-; A named function expression (`on('x', function handler() {})`); bound ones take the binding's.
-(function_expression
-  name: (identifier) @func.name
-  parameters: (formal_parameters) @func.params
-  body: (statement_block) @func.body) @func
-; Object literals bound to a name hold their methods under that name.
-(variable_declarator name: (identifier) @object.name value: (object) @object)
-(assignment_expression left: (identifier) @object.name right: (object) @object)
-(pair key: [(property_identifier) (string) (number)] @object.name value: (object) @object)
-; `@sealed class C`, `@track m()`: a call of the decorator where the class is defined.
-(decorator [(identifier) (member_expression)] @call.decorator)
-; Destructuring: `const { a } = obj`, `[f, g] = fns`.
-(assignment_expression
-  left: [(object_pattern) (array_pattern)] @assign.left
-  right: (_) @assign.right) @assign
-; A property read or write runs a getter or setter of that name, where one is defined.
+; Values that carry functions (see `extract::values`); one cheap pattern each, what they are
+; bound to is read from the tree: object literals (bound to a name, they name their methods),
+; class expressions (named after their binding), property reads and writes (a getter or
+; setter may run), decorators (`@sealed class C`: a call where the class is defined).
+(object) @object
+(class) @class.expr
 (member_expression) @prop
-; A named class expression not bound to a name (`return class Foo {}`) keeps its own name.
-(class
-  name: (identifier) @class.name
-  (class_heritage [(identifier) (member_expression)] @class.base)?
-  body: (class_body) @class.body) @class
+(decorator [(identifier) (member_expression)] @call.decorator)

@@ -258,12 +258,8 @@ impl<'t> Extractor<'_, 't> {
                 .is_some_and(|c| c.id() == n.id())
         };
         let kinds: &[u8] = match parent.kind() {
-            "call" | "call_expression" if is("function") => return,
+            "call" if is("function") => return,
             "decorator" => return,
-            // JavaScript: `obj.x = v` runs a setter, `obj.x += v` the getter and the setter.
-            "assignment_expression" if is("left") => &[2],
-            "augmented_assignment_expression" if is("left") => &[1, 2],
-            "update_expression" => &[1, 2],
             "assignment" if is("left") => &[2],
             "augmented_assignment" if is("left") => &[1, 2],
             "pattern_list" | "tuple_pattern" | "delete_statement" => return,

@@ -52,7 +52,7 @@ pub(super) struct Captures {
     pub(super) except_name: Option<u32>,
     pub(super) with: Option<u32>,
     pub(super) object: Option<u32>,
-    pub(super) object_name: Option<u32>,
+    pub(super) class_expr: Option<u32>,
 }
 
 pub(super) static COMPILED: [OnceLock<Result<Compiled, String>>; 12] =
@@ -170,14 +170,6 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         };
         let k = &c.idx;
         if let Some(n) = get(k.class).or_else(|| get(k.namespace)) {
-            // A class expression bound to a name takes that name (its own is for inside it).
-            if n.kind() == "class"
-                && lang.is_js_family()
-                && get(k.class_name).is_some_and(|c| c.parent().is_some_and(|p| p.id() == n.id()))
-                && bound_function(n)
-            {
-                continue;
-            }
             let is_ns = get(k.namespace).is_some();
             let name = get(k.class_name).map(|n| x.text(n)).unwrap_or_default();
             let bases = all(k.class_base)
@@ -190,10 +182,6 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 d.is_namespace = is_ns;
             }
         } else if let Some(n) = get(k.func) {
-            // A function expression bound to a name takes that name (the lambda patterns).
-            if lang.is_js_family() && n.kind() == "function_expression" && bound_function(n) {
-                continue;
-            }
             let name_node = get(k.func_name);
             let mut name = name_node.map(|n| x.text(n)).unwrap_or_default();
             let mut receiver = get(k.func_receiver).map(|r| strip_generics(&x.text(r)));
@@ -242,14 +230,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 }
             }
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
-            let name = if lang.is_js_family() {
-                match x.value_name(name) {
-                    Some(name) => name,
-                    None => continue,
-                }
-            } else {
-                x.text(name)
-            };
+            let name = x.text(name);
             let params = n
                 .child_by_field_name("parameters")
                 .map(|p| x.params(p))
@@ -266,6 +247,11 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
+        } else if let Some(n) = get(k.scope)
+            && lang.is_js_family()
+            && let Some(name) = x.function_value_name(n)
+        {
+            x.named_function_value(n, name);
         } else if let Some(n) = get(k.scope) {
             let params = n
                 .child_by_field_name("parameters")
@@ -298,16 +284,16 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .into_iter()
                 .collect();
             x.add_def(n, n, DefKind::Impl, name, bases, None, false);
-        } else if let (Some(n), Some(name)) = (get(k.object), get(k.object_name)) {
-            if bound_object(n)
-                && let Some(name) = x.value_name(name)
-            {
+        } else if let Some(n) = get(k.object) {
+            if let Some(name) = x.object_name(n) {
                 x.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
                 if let Some(d) = x.facts.defs.last_mut() {
                     d.is_namespace = true;
                     d.is_object = true;
                 }
             }
+        } else if let Some(n) = get(k.class_expr) {
+            x.class_expression(n);
         } else if let Some(n) = get(k.call) {
             x.pending.push(Pending::Call(n));
         } else if let Some(n) = get(k.call_maybe) {
@@ -488,7 +474,7 @@ impl Captures {
             except_name: i("except.name"),
             with: i("with"),
             object: i("object"),
-            object_name: i("object.name"),
+            class_expr: i("class.expr"),
         }
     }
 }

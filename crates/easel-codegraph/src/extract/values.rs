@@ -106,6 +106,49 @@ pub(super) fn js_params_special(params: Node) -> bool {
     })
 }
 
+/// Which JavaScript property accesses met by the query are no reads: callees (`a.b()`),
+/// objects of a longer chain (`a.b.c`) and of `new`; and which are writes (`a.b = v`).
+/// Worked out from the nodes above them, which the query met too, since asking a node for its
+/// parent walks down from the root.
+pub(super) fn js_prop_roles(
+    lang: Lang,
+    pending: &[Pending],
+) -> (foldhash::HashSet<usize>, foldhash::HashSet<usize>) {
+    use foldhash::HashSetExt;
+    let mut skip = foldhash::HashSet::new();
+    let mut writes = foldhash::HashSet::new();
+    // Field ids looked up once: by name, each lookup compares strings.
+    let g = lang.grammar();
+    let id = |name: &str| g.field_id_for_name(name);
+    let (function, constructor, object) = (id("function"), id("constructor"), id("object"));
+    fn child<'n>(n: &Node<'n>, f: Option<std::num::NonZeroU16>) -> Option<Node<'n>> {
+        f.and_then(|f| n.child_by_field_id(f.get()))
+    }
+    for p in pending {
+        match p {
+            Pending::Call(c) => {
+                if let Some(f) = child(c, function).or_else(|| child(c, constructor)) {
+                    skip.insert(f.id());
+                }
+            }
+            Pending::Prop(m) => {
+                if let Some(o) = child(m, object) {
+                    skip.insert(o.id());
+                }
+            }
+            Pending::Assign {
+                node,
+                left: Some(l),
+                ..
+            } if node.kind() == "assignment_expression" => {
+                writes.insert(l.id());
+            }
+            _ => {}
+        }
+    }
+    (skip, writes)
+}
+
 /// Whether an object literal is bound to a name: the value of a declaration or of an
 /// assignment to a plain name, or the value of a key of such a literal (`obj.inner`).
 pub(super) fn bound_object(n: Node) -> bool {
@@ -178,6 +221,19 @@ const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
 ];
 
 impl<'t> Extractor<'_, 't> {
+    /// A JavaScript property read (`kind` 1) or write (2): a call only if a getter or setter
+    /// of that name is what it reaches.
+    pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
+        let Some(callee) = self.segs(n) else { return };
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        self.facts.calls.push(CallSite {
+            maybe: true,
+            prop: kind,
+            ..CallSite::bare(scope, callee, String::new(), line)
+        });
+    }
+
     /// `fns.forEach((fn) => fn())`: the callback written in place takes the elements of
     /// the array it is called on.
     pub(super) fn element_callback(&mut self, callee: &[Seg], args: Node) {
@@ -335,17 +391,120 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
-    /// The name a function value takes from its binding: the target, the field, or the key of
-    /// a bound object literal (unquoted). `None` when the binding names nothing.
-    pub(super) fn value_name(&self, name: Node) -> Option<String> {
-        let p = name.parent()?;
-        if p.kind() == "pair" {
-            if !p.parent().is_some_and(bound_object) {
+    /// The name an object literal bound to a name takes: the declared or assigned name, or
+    /// its key in a bound literal (unquoted).
+    pub(super) fn object_name(&self, n: Node) -> Option<String> {
+        if !bound_object(n) {
+            return None;
+        }
+        let p = n.parent()?;
+        let name = match p.kind() {
+            "variable_declarator" => p.child_by_field_name("name")?,
+            "assignment_expression" => p.child_by_field_name("left")?,
+            "pair" => p.child_by_field_name("key")?,
+            _ => return None,
+        };
+        Some(unquote(&self.text(name)))
+    }
+
+    /// The name a function written as a value takes, beyond `const f = () => ...` (which its
+    /// own pattern names): the target of an assignment to a plain name (`handler = () => ...`),
+    /// a class field (`run = () => ...`), a key of a bound object literal, or, for a named
+    /// function expression bound to nothing (`on('x', function handler() {})`), its own name.
+    pub(super) fn function_value_name(&self, n: Node) -> Option<String> {
+        let p = n.parent()?;
+        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+        match p.kind() {
+            "variable_declarator" if is("value") => None,
+            "assignment_expression" if is("right") => p
+                .child_by_field_name("left")
+                .filter(|l| l.kind() == "identifier")
+                .map(|l| self.text(l)),
+            "field_definition" if is("value") => {
+                p.child_by_field_name("property").map(|k| self.text(k))
+            }
+            "public_field_definition" if is("value") => {
+                p.child_by_field_name("name").map(|k| self.text(k))
+            }
+            "pair" if is("value") && p.parent().is_some_and(bound_object) => p
+                .child_by_field_name("key")
+                .filter(|k| plain_key(*k))
+                .map(|k| unquote(&self.text(k))),
+            _ => None,
+        }
+        .or_else(|| {
+            if n.kind() != "function_expression" || bound_function(n) {
                 return None;
             }
-            return Some(unquote(&self.text(name)));
+            n.child_by_field_name("name").map(|k| self.text(k))
+        })
+    }
+
+    /// A function written as a value that has a name: a function node of its own.
+    pub(super) fn named_function_value(&mut self, n: Node<'t>, name: String) {
+        let params = n
+            .child_by_field_name("parameters")
+            .map(|p| self.params(p))
+            .or_else(|| {
+                n.child_by_field_name("parameter")
+                    .map(|p| vec![self.text(p)])
+            })
+            .unwrap_or_default();
+        let types = n
+            .child_by_field_name("parameters")
+            .map(|p| self.param_types(p))
+            .unwrap_or_default();
+        let body = n.child_by_field_name("body").unwrap_or(n);
+        self.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
+        if let Some(d) = self.facts.defs.last_mut() {
+            d.params = params;
+            d.param_types = types;
         }
-        Some(self.text(name))
+        if let Some(p) = n.child_by_field_name("parameters")
+            && js_params_special(p)
+        {
+            self.pending
+                .push(Pending::JsParams(n.start_byte() as u32, p));
+        }
+    }
+
+    /// A class expression: named after its binding (`let X = class Y {}` is `X`), else by its
+    /// own name (`return class Widget {}`); an anonymous one bound to nothing is no node.
+    pub(super) fn class_expression(&mut self, n: Node) {
+        let Some(p) = n.parent() else { return };
+        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+        let bound = match p.kind() {
+            "variable_declarator" if is("value") => p.child_by_field_name("name"),
+            "assignment_expression" if is("right") => p.child_by_field_name("left"),
+            _ => None,
+        }
+        .filter(|b| b.kind() == "identifier");
+        let Some(name) = bound.or_else(|| n.child_by_field_name("name")) else {
+            return;
+        };
+        let name = self.text(name);
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let mut bases = Vec::new();
+        let mut cur = n.walk();
+        for h in n.named_children(&mut cur) {
+            if h.kind() != "class_heritage" {
+                continue;
+            }
+            for part in named_parts(h) {
+                match part.kind() {
+                    "extends_clause" => {
+                        bases.extend(part.child_by_field_name("value").and_then(|v| self.segs(v)))
+                    }
+                    "implements_clause" => {
+                        bases.extend(named_parts(part).into_iter().filter_map(|t| self.segs(t)))
+                    }
+                    _ => bases.extend(self.segs(part)),
+                }
+            }
+        }
+        self.add_def(n, body, DefKind::Class, name, bases, None, false);
     }
 
     /// The definition made for a node (a function or class written as a value), if any.

@@ -65,6 +65,14 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Whether a callback's value may be a function, class or method of the repository.
+    pub(super) fn may_be_function(&self, fi: FileId, call: &crate::extract::CallSite) -> bool {
+        reset_budget();
+        self.eval(fi, call.scope, &call.callee, Some(call.line), 0)
+            .iter()
+            .any(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)))
+    }
+
     /// The full dotted name of a call into a module outside the repository, through the import
     /// that binds the callee's first name (`np.linalg.norm()` → `numpy.linalg.norm`).
     pub(super) fn external_name(
@@ -159,10 +167,15 @@ impl<'a> Resolver<'a> {
         fi: FileId,
         call: &crate::extract::CallSite,
     ) -> Option<Vec<(Ref, bool)>> {
-        if let Some(o) = call.via
-            && !self.calls_back(fi, o)
-        {
-            return None;
+        // A JavaScript callback is rarely a function of the repository (a parameter, a value
+        // passed along): what it is, is cheaper to ask first than whether the outer call runs it.
+        if let Some(o) = call.via {
+            if self.lang(fi).is_js_family() && !self.may_be_function(fi, call) {
+                return None;
+            }
+            if !self.calls_back(fi, o) {
+                return None;
+            }
         }
         reset_budget();
         if call.prop != 0 {
