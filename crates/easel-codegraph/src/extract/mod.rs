@@ -74,6 +74,13 @@ struct Extractor<'s, 't> {
     /// Each definition's innermost enclosing definition by bytes (which `Def::parent` is not
     /// for a Python lambda in a function's header): what `scope_of` walks.
     lex_parent: Vec<Option<u32>>,
+    /// JavaScript functions written as values that a binding names (by their bytes), found
+    /// from the binding's side: asking a node for its parent walks down from the root.
+    renames: foldhash::HashMap<(u32, u32), String>,
+    /// JavaScript object literals bound to a name (by node id), likewise.
+    object_names: foldhash::HashMap<usize, String>,
+    /// The object literals met, named once the query is done.
+    objects: Vec<Node<'t>>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {

@@ -143,6 +143,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         pending: Vec::new(),
         lits: Default::default(),
         lex_parent: Vec::new(),
+        renames: Default::default(),
+        object_names: Default::default(),
+        objects: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -177,6 +180,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .filter_map(|b| x.segs(b))
                 .collect();
             let body = get(k.class_body).unwrap_or(n);
+            if lang.is_js_family() {
+                x.name_fields(body);
+            }
             x.add_def(n, body, DefKind::Class, name, bases, None, false);
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
@@ -249,9 +255,8 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             }
         } else if let Some(n) = get(k.scope)
             && lang.is_js_family()
-            && let Some(name) = x.function_value_name(n)
         {
-            x.named_function_value(n, name);
+            x.function_value(n);
         } else if let Some(n) = get(k.scope) {
             let params = n
                 .child_by_field_name("parameters")
@@ -285,13 +290,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .collect();
             x.add_def(n, n, DefKind::Impl, name, bases, None, false);
         } else if let Some(n) = get(k.object) {
-            if let Some(name) = x.object_name(n) {
-                x.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
-                if let Some(d) = x.facts.defs.last_mut() {
-                    d.is_namespace = true;
-                    d.is_object = true;
-                }
-            }
+            x.objects.push(n);
         } else if let Some(n) = get(k.class_expr) {
             x.class_expression(n);
         } else if let Some(n) = get(k.call) {
@@ -305,6 +304,11 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.import) {
             x.pending.push(Pending::Import(n));
         } else if let Some(n) = get(k.assign) {
+            if lang.is_js_family()
+                && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
+            {
+                x.name_value(l, r);
+            }
             x.pending.push(Pending::Assign {
                 node: n,
                 left: get(k.assign_left),
@@ -354,6 +358,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
     if budget.is_over() {
         return Err(Failure::Skip(SkipReason::QueryBudget));
     }
+    x.apply_renames();
     if x.facts.defs.is_empty() {
         x.generic_defs(tree.root_node(), Some(&budget))?;
         if budget.is_over() {
@@ -411,6 +416,9 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         pending: Vec::new(),
         lits: Default::default(),
         lex_parent: Vec::new(),
+        renames: Default::default(),
+        object_names: Default::default(),
+        objects: Vec::new(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts

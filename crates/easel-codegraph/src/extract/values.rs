@@ -149,61 +149,9 @@ pub(super) fn js_prop_roles(
     (skip, writes)
 }
 
-/// Whether an object literal is bound to a name: the value of a declaration or of an
-/// assignment to a plain name, or the value of a key of such a literal (`obj.inner`).
-pub(super) fn bound_object(n: Node) -> bool {
-    let mut n = n;
-    for _ in 0..32 {
-        let Some(p) = n.parent() else { return false };
-        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
-        match p.kind() {
-            "variable_declarator" => {
-                return is("value")
-                    && p.child_by_field_name("name")
-                        .is_some_and(|c| c.kind() == "identifier");
-            }
-            "assignment_expression" => {
-                return is("right")
-                    && p.child_by_field_name("left")
-                        .is_some_and(|c| c.kind() == "identifier");
-            }
-            "pair" if is("value") && p.child_by_field_name("key").is_some_and(plain_key) => {
-                match p.parent() {
-                    Some(o) if o.kind() == "object" => n = o,
-                    _ => return false,
-                }
-            }
-            _ => return false,
-        }
-    }
-    false
-}
-
 /// A key written as a name, a string or a number (not computed).
 pub(super) fn plain_key(k: Node) -> bool {
     matches!(k.kind(), "property_identifier" | "string" | "number")
-}
-
-/// Whether a function expression is the value of a name, which names it instead of its own
-/// name (`const a = function b() {}` is `a`).
-pub(super) fn bound_function(n: Node) -> bool {
-    let Some(p) = n.parent() else { return false };
-    let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
-    match p.kind() {
-        "variable_declarator" => is("value"),
-        "assignment_expression" => {
-            is("right")
-                && p.child_by_field_name("left")
-                    .is_some_and(|c| c.kind() == "identifier")
-        }
-        "field_definition" | "public_field_definition" => is("value"),
-        "pair" => {
-            is("value")
-                && p.child_by_field_name("key").is_some_and(plain_key)
-                && p.parent().is_some_and(bound_object)
-        }
-        _ => false,
-    }
 }
 
 /// Array methods whose callback takes the elements, by the callback parameter that does.
@@ -391,57 +339,90 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
-    /// The name an object literal bound to a name takes: the declared or assigned name, or
-    /// its key in a bound literal (unquoted).
-    pub(super) fn object_name(&self, n: Node) -> Option<String> {
-        if !bound_object(n) {
-            return None;
+    /// `name = <function, class or object literal>` (a declaration or an assignment to a plain
+    /// name): the value is named after it.
+    pub(super) fn name_value(&mut self, left: Node, right: Node) {
+        if left.kind() != "identifier" {
+            return;
         }
-        let p = n.parent()?;
-        let name = match p.kind() {
-            "variable_declarator" => p.child_by_field_name("name")?,
-            "assignment_expression" => p.child_by_field_name("left")?,
-            "pair" => p.child_by_field_name("key")?,
-            _ => return None,
+        match right.kind() {
+            "arrow_function" | "function_expression" => {
+                let name = self.text(left);
+                self.renames
+                    .insert((right.start_byte() as u32, right.end_byte() as u32), name);
+            }
+            "object" => {
+                let name = self.text(left);
+                self.object_names.insert(right.id(), name);
+            }
+            _ => {}
+        }
+    }
+
+    /// An object literal: bound to a name, a container for its methods, its keys naming the
+    /// functions and the literals they hold (`obj.inner.f`).
+    pub(super) fn object_literal(&mut self, n: Node) {
+        let Some(name) = self.object_names.get(&n.id()).cloned() else {
+            return;
         };
-        Some(unquote(&self.text(name)))
-    }
-
-    /// The name a function written as a value takes, beyond `const f = () => ...` (which its
-    /// own pattern names): the target of an assignment to a plain name (`handler = () => ...`),
-    /// a class field (`run = () => ...`), a key of a bound object literal, or, for a named
-    /// function expression bound to nothing (`on('x', function handler() {})`), its own name.
-    pub(super) fn function_value_name(&self, n: Node) -> Option<String> {
-        let p = n.parent()?;
-        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
-        match p.kind() {
-            "variable_declarator" if is("value") => None,
-            "assignment_expression" if is("right") => p
-                .child_by_field_name("left")
-                .filter(|l| l.kind() == "identifier")
-                .map(|l| self.text(l)),
-            "field_definition" if is("value") => {
-                p.child_by_field_name("property").map(|k| self.text(k))
-            }
-            "public_field_definition" if is("value") => {
-                p.child_by_field_name("name").map(|k| self.text(k))
-            }
-            "pair" if is("value") && p.parent().is_some_and(bound_object) => p
-                .child_by_field_name("key")
-                .filter(|k| plain_key(*k))
-                .map(|k| unquote(&self.text(k))),
-            _ => None,
+        self.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
+        if let Some(d) = self.facts.defs.last_mut() {
+            d.is_namespace = true;
+            d.is_object = true;
         }
-        .or_else(|| {
-            if n.kind() != "function_expression" || bound_function(n) {
-                return None;
+        for pair in named_parts(n) {
+            if pair.kind() != "pair" {
+                continue;
             }
-            n.child_by_field_name("name").map(|k| self.text(k))
-        })
+            let (Some(k), Some(v)) = (
+                pair.child_by_field_name("key"),
+                pair.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if !plain_key(k) {
+                continue;
+            }
+            let key = unquote(&self.text(k));
+            match v.kind() {
+                "object" => {
+                    self.object_names.insert(v.id(), key);
+                }
+                "arrow_function" | "function_expression" => {
+                    self.renames
+                        .insert((v.start_byte() as u32, v.end_byte() as u32), key);
+                }
+                _ => {}
+            }
+        }
     }
 
-    /// A function written as a value that has a name: a function node of its own.
-    pub(super) fn named_function_value(&mut self, n: Node<'t>, name: String) {
+    /// Class fields holding functions (`run = () => ...`): methods of that name.
+    pub(super) fn name_fields(&mut self, body: Node) {
+        for f in named_parts(body) {
+            let name = match f.kind() {
+                "field_definition" => f.child_by_field_name("property"),
+                "public_field_definition" => f.child_by_field_name("name"),
+                _ => None,
+            };
+            if let (Some(name), Some(v)) = (name, f.child_by_field_name("value"))
+                && matches!(v.kind(), "arrow_function" | "function_expression")
+            {
+                let name = self.text(name);
+                self.renames
+                    .insert((v.start_byte() as u32, v.end_byte() as u32), name);
+            }
+        }
+    }
+
+    /// An arrow function or function expression: anonymous (a scope whose calls belong to the
+    /// named scope around it) unless a binding names it later ([`Self::apply_renames`]) or it
+    /// has a name of its own (`on('x', function handler() {})`).
+    pub(super) fn function_value(&mut self, n: Node<'t>) {
+        let own = (n.kind() == "function_expression")
+            .then(|| n.child_by_field_name("name"))
+            .flatten()
+            .map(|k| self.text(k));
         let params = n
             .child_by_field_name("parameters")
             .map(|p| self.params(p))
@@ -455,7 +436,11 @@ impl<'t> Extractor<'_, 't> {
             .map(|p| self.param_types(p))
             .unwrap_or_default();
         let body = n.child_by_field_name("body").unwrap_or(n);
-        self.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
+        let (kind, name) = match own {
+            Some(name) => (DefKind::Func, name),
+            None => (DefKind::Scope, "<scope>".to_string()),
+        };
+        self.add_def(n, body, kind, name, Vec::new(), None, true);
         if let Some(d) = self.facts.defs.last_mut() {
             d.params = params;
             d.param_types = types;
@@ -465,6 +450,28 @@ impl<'t> Extractor<'_, 't> {
         {
             self.pending
                 .push(Pending::JsParams(n.start_byte() as u32, p));
+        }
+    }
+
+    /// Names the object literals and function values that bindings met during the query
+    /// name (outer literals first: they name the literals inside them).
+    pub(super) fn apply_renames(&mut self) {
+        let mut objects = std::mem::take(&mut self.objects);
+        objects.sort_by_key(|o| o.start_byte());
+        for o in objects {
+            self.object_literal(o);
+        }
+        if self.renames.is_empty() {
+            return;
+        }
+        for d in &mut self.facts.defs {
+            if !d.is_lambda || !matches!(d.kind, DefKind::Func | DefKind::Scope) {
+                continue;
+            }
+            if let Some(name) = self.renames.get(&(d.start_byte, d.end_byte)) {
+                d.kind = DefKind::Func;
+                d.name = name.clone();
+            }
         }
     }
 
@@ -504,6 +511,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
         }
+        self.name_fields(body);
         self.add_def(n, body, DefKind::Class, name, bases, None, false);
     }
 
