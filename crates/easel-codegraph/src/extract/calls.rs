@@ -138,6 +138,10 @@ impl<'t> Extractor<'_, 't> {
         let callee = callee.unwrap_or_default();
         let (args, kwargs, spread) = match field("arguments") {
             Some(a) => self.arguments(a),
+            // `<Button onPress={save} />` calls `Button` with its props, one object.
+            None if matches!(n.kind(), "jsx_self_closing_element" | "jsx_opening_element") => {
+                (vec![self.jsx_props(n)], Vec::new(), false)
+            }
             None => (Vec::new(), Vec::new(), false),
         };
         let callback = if self.lang == Lang::Python {

@@ -169,6 +169,41 @@ const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
 ];
 
 impl<'t> Extractor<'_, 't> {
+    /// A JSX element's attributes as the props object its component receives
+    /// (`<Button onPress={save} />` is `Button({ onPress: save })`); `None` when there are none
+    /// or a spread (`{...props}`) makes them unknown.
+    pub(super) fn jsx_props(&self, el: Node) -> Option<Vec<Seg>> {
+        let mut elements = Vec::new();
+        for a in named_parts(el) {
+            match a.kind() {
+                "jsx_attribute" => {
+                    let parts = named_parts(a);
+                    let (Some(k), Some(v)) = (parts.first(), parts.get(1)) else {
+                        continue;
+                    };
+                    if v.kind() != "jsx_expression" {
+                        continue;
+                    }
+                    let value = v.named_child(0).and_then(|e| self.segs(e));
+                    if value.is_some() {
+                        elements.push((self.text(*k), value));
+                    }
+                }
+                "jsx_expression" => return None,
+                _ => {}
+            }
+        }
+        if elements.is_empty() {
+            return None;
+        }
+        Some(vec![Seg::Lit(self.add_container(
+            usize::MAX / 32 - el.start_byte(),
+            el,
+            true,
+            elements,
+        ))])
+    }
+
     /// A JavaScript property read (`kind` 1) or write (2): a call only if a getter or setter
     /// of that name is what it reaches.
     pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
