@@ -37,7 +37,7 @@
   name: (_) @assign.left
   value: (_) @assign.right) @assign
 (assignment_expression
-  left: [(identifier) (member_expression)] @assign.left
+  left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
   right: (_) @assign.right) @assign
 (for_in_statement left: (_) @bind)
 (catch_clause parameter: (_) @bind)
@@ -51,3 +51,12 @@
 ; Callbacks are scopes of their own: their parameters are not the enclosing names.
 (arrow_function) @scope
 (function_expression) @scope
+
+; Values that carry functions (see `extract::values`); one cheap pattern each, what they are
+; bound to is read from the tree: object literals (bound to a name, they name their methods),
+; class expressions (named after their binding), property reads and writes (a getter or
+; setter may run), decorators (`@sealed class C`: a call where the class is defined).
+(object) @object
+(class) @class.expr
+(member_expression) @prop
+(decorator [(identifier) (member_expression)] @call.decorator)

@@ -12,6 +12,7 @@
 
 (interface_declaration
   name: (type_identifier) @class.name
+  (extends_type_clause type: (_) @class.base)?
   body: (_) @class.body) @class
 
 (enum_declaration
@@ -43,11 +44,11 @@
 (import_statement) @import
 
 (variable_declarator
-  name: (identifier) @assign.left
+  name: [(identifier) (object_pattern) (array_pattern)] @assign.left
   type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?
   value: (_)? @assign.right) @assign
 (assignment_expression
-  left: [(identifier) (member_expression)] @assign.left
+  left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
   right: (_) @assign.right) @assign
 (public_field_definition
   name: (property_identifier) @assign.left
@@ -76,3 +77,12 @@
     (accessibility_modifier)
     pattern: (identifier) @assign.left
     type: (type_annotation) @assign.type)] @assign)
+
+; Values that carry functions (see `extract::values`); one cheap pattern each, what they are
+; bound to is read from the tree: object literals (bound to a name, they name their methods),
+; class expressions (named after their binding), property reads and writes (a getter or
+; setter may run), decorators (`@sealed class C`: a call where the class is defined).
+(object) @object
+(class) @class.expr
+(member_expression) @prop
+(decorator [(identifier) (member_expression)] @call.decorator)

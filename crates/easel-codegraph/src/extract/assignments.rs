@@ -338,6 +338,14 @@ impl<'t> Extractor<'_, 't> {
                 return;
             }
         }
+        // `const { a, b: c } = obj`, `[f, g] = fns`: each name takes its part of the value.
+        if self.lang.is_js_family()
+            && matches!(left.kind(), "object_pattern" | "array_pattern")
+            && let Some(value) = right.and_then(|r| self.segs(r))
+        {
+            self.destructure(scope, line, left, value, 0);
+            return;
+        }
         let target = self.segs(left).and_then(|s| {
             s.into_iter()
                 .map(|s| match s {

@@ -138,12 +138,24 @@ impl<'t> Extractor<'_, 't> {
         let callee = callee.unwrap_or_default();
         let (args, kwargs, spread) = match field("arguments") {
             Some(a) => self.arguments(a),
+            // `<Button onPress={save} />` calls `Button` with its props, one object.
+            None if matches!(n.kind(), "jsx_self_closing_element" | "jsx_opening_element") => {
+                (vec![self.jsx_props(n)], Vec::new(), false)
+            }
             None => (Vec::new(), Vec::new(), false),
         };
         let callback = if self.lang == Lang::Python {
             callback_arg(&text, &args, &kwargs).cloned()
         } else {
             None
+        };
+        let js_callbacks: Vec<Vec<Seg>> = if self.lang.is_js_family() {
+            js_callback_positions(&callee, is_new)
+                .iter()
+                .filter_map(|&i| args.get(i).cloned().flatten())
+                .collect()
+        } else {
+            Vec::new()
         };
         let outer = self.facts.calls.len() as u32;
         let code = if self.lang == Lang::Python && matches!(text.as_str(), "exec" | "eval") {
@@ -179,6 +191,15 @@ impl<'t> Extractor<'_, 't> {
         } else {
             None
         };
+        if self.lang.is_js_family()
+            && n.kind() == "call_expression"
+            && let Some(f) = field("function")
+        {
+            self.iife_args(f, &args);
+            if let Some(a) = field("arguments") {
+                self.element_callback(&callee, a);
+            }
+        }
         self.facts.calls.push(CallSite {
             scope,
             callee,
@@ -208,6 +229,13 @@ impl<'t> Extractor<'_, 't> {
             self.facts.calls.push(CallSite {
                 maybe: true,
                 ..CallSite::bare(scope, callee, text, line)
+            });
+        }
+        for cb in js_callbacks {
+            self.facts.calls.push(CallSite {
+                maybe: true,
+                via: Some(outer),
+                ..CallSite::bare(scope, cb, String::new(), line)
             });
         }
         if let Some(cb) = callback {

@@ -117,6 +117,8 @@ impl<'t> Extractor<'_, 't> {
             star: None,
             kwstar: None,
             lambda_no: 0,
+            is_object: false,
+            accessor: 0,
         });
     }
 
@@ -336,8 +338,37 @@ impl<'t> Extractor<'_, 't> {
 
     pub(super) fn finish_pending(&mut self) {
         let pending = std::mem::take(&mut self.pending);
+        // JavaScript property accesses are followed only under the names of the file's own
+        // accessors: most files define none, and then cost nothing here.
+        let accessors: foldhash::HashSet<&str> = if self.lang.is_js_family() {
+            self.facts
+                .defs
+                .iter()
+                .filter(|d| d.accessor != 0)
+                .map(|d| d.name.as_str())
+                .collect()
+        } else {
+            Default::default()
+        };
+        let accessors: foldhash::HashSet<String> =
+            accessors.into_iter().map(str::to_string).collect();
+        let js_props = if self.lang.is_js_family() && !accessors.is_empty() {
+            Some(js_prop_roles(self.lang, &pending))
+        } else {
+            None
+        };
         for p in pending {
             match p {
+                Pending::Prop(_) if self.lang.is_js_family() && js_props.is_none() => {}
+                Pending::Prop(n) if let Some((skip, writes)) = &js_props => {
+                    let named = n
+                        .child_by_field_name("property")
+                        .is_some_and(|p| accessors.contains(&self.text(p)));
+                    if named && !skip.contains(&n.id()) {
+                        let kind = if writes.contains(&n.id()) { 2 } else { 1 };
+                        self.js_prop(n, kind);
+                    }
+                }
                 Pending::Call(n) => self.call(n),
                 Pending::Decorator(n) => {
                     if let Some(segs) = self.segs(n) {
@@ -391,6 +422,7 @@ impl<'t> Extractor<'_, 't> {
                     right,
                     ty,
                 } => self.assign(node, left, right, ty),
+                Pending::Bind(n) if self.lang.is_js_family() && self.for_of(n) => {}
                 Pending::Bind(n) => {
                     let scope = self.scope_of(n.start_byte() as u32);
                     let line = n.start_position().row as u32 + 1;
@@ -446,6 +478,7 @@ impl<'t> Extractor<'_, 't> {
                 }
                 Pending::Params(start, p) => self.defaults(start, p),
                 Pending::With(n) => self.with_item(n),
+                Pending::JsParams(start, p) => self.js_params(start, p),
                 Pending::LambdaBody(start, body) => {
                     let d = self
                         .facts

@@ -95,6 +95,12 @@ impl<'t> Extractor<'_, 't> {
                 out.push(self.text(ch));
                 continue;
             }
+            // A destructured JavaScript parameter: named by its position, for the names it
+            // binds to read from (`Pending::JsParams`).
+            if self.lang.is_js_family() && js_pattern(ch).is_some() {
+                out.push(format!("{{{}}}", out.len()));
+                continue;
+            }
             let named = ["name", "pattern", "left"]
                 .iter()
                 .find_map(|f| ch.child_by_field_name(f))
@@ -115,6 +121,10 @@ impl<'t> Extractor<'_, 't> {
                 continue;
             }
             if IDENT_KINDS.contains(&ch.kind()) {
+                out.push(None);
+                continue;
+            }
+            if self.lang.is_js_family() && js_pattern(ch).is_some() {
                 out.push(None);
                 continue;
             }
@@ -358,6 +368,27 @@ impl<'t> Extractor<'_, 't> {
             }
             "explicit_constructor_invocation" => {
                 self.segs_into(field("constructor")?, out, depth + 1)?;
+            }
+            // JavaScript literals written in place, and functions and classes written as values
+            // (named after their binding, or the key of a bound literal).
+            "object" | "array" if self.lang.is_js_family() => {
+                out.push(Seg::Lit(self.literal(n)));
+            }
+            "arrow_function" | "function_expression" | "class" if self.lang.is_js_family() => {
+                let d = self.def_at(n, &[DefKind::Func, DefKind::Class])?;
+                out.push(Seg::Lambda(d));
+            }
+            // `f.bind(obj)` is `f` with `this` bound: calling it calls `f`.
+            "call_expression"
+                if self.lang.is_js_family()
+                    && field("function").is_some_and(|f| {
+                        f.kind() == "member_expression"
+                            && f.child_by_field_name("property")
+                                .is_some_and(|p| self.text(p) == "bind")
+                    }) =>
+            {
+                let obj = field("function")?.child_by_field_name("object")?;
+                self.segs_into(obj, out, depth + 1)?;
             }
             "call_expression" | "invocation_expression" => {
                 self.segs_into(field("function")?, out, depth + 1)?;

@@ -82,6 +82,13 @@ pub struct Def {
     /// when it is bound to a name.
     #[serde(default)]
     pub lambda_no: u32,
+    /// A JavaScript object literal bound to a name (`const obj = { run() {} }`): a container
+    /// naming its methods (`obj.run`), whose value is the literal itself, not a class.
+    #[serde(default)]
+    pub is_object: bool,
+    /// A JavaScript accessor: `1` for `get x()`, `2` for `set x(v)`, else `0`.
+    #[serde(default)]
+    pub accessor: u8,
 }
 
 /// A call site.

@@ -67,7 +67,10 @@ impl<'t> Extractor<'_, 't> {
             i += 1;
             v.is_some() || i - 1 == last
         });
-        let dict = matches!(n.kind(), "dictionary" | "dictionary_comprehension");
+        let dict = matches!(
+            n.kind(),
+            "dictionary" | "dictionary_comprehension" | "object"
+        );
         self.add_container(n.start_byte(), n, dict, elements)
     }
 
@@ -377,6 +380,19 @@ impl<'t> Extractor<'_, 't> {
                         if let Some(inner) = ch.named_child(0) {
                             out.push(("**".into(), self.segs(inner)));
                         }
+                        continue;
+                    }
+                    // `{ run() {} }` and `{ a }` (JavaScript): the method, the local `a`.
+                    if ch.kind() == "method_definition"
+                        && let Some(name) = ch.child_by_field_name("name")
+                    {
+                        let d = self.def_at(ch, &[DefKind::Func]);
+                        out.push((unquote(&self.text(name)), d.map(|d| vec![Seg::Lambda(d)])));
+                        continue;
+                    }
+                    if ch.kind() == "shorthand_property_identifier" {
+                        let name = self.text(ch);
+                        out.push((name.clone(), Some(vec![Seg::Name(name)])));
                         continue;
                     }
                     if ch.kind() != "pair" {

@@ -12,6 +12,7 @@ mod facts;
 mod imports;
 mod literals;
 mod query;
+mod values;
 
 use calls::*;
 use definitions::*;
@@ -20,6 +21,7 @@ pub use facts::*;
 use query::*;
 pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
 pub(crate) use query::{extract_within, prepare};
+use values::*;
 
 use crate::budget::{Budget, Failure};
 use crate::lang::Lang;
@@ -54,6 +56,9 @@ enum Pending<'t> {
     LambdaBody(u32, Node<'t>),
     /// A Python `with` item.
     With(Node<'t>),
+    /// A JavaScript function's parameter list (at the function's start byte), read for the
+    /// names its destructured parameters bind.
+    JsParams(u32, Node<'t>),
 }
 
 /// Reads one file's syntax tree into its facts; its methods live in the submodules, by what
@@ -69,6 +74,13 @@ struct Extractor<'s, 't> {
     /// Each definition's innermost enclosing definition by bytes (which `Def::parent` is not
     /// for a Python lambda in a function's header): what `scope_of` walks.
     lex_parent: Vec<Option<u32>>,
+    /// JavaScript functions written as values that a binding names (by their bytes), found
+    /// from the binding's side: asking a node for its parent walks down from the root.
+    renames: foldhash::HashMap<(u32, u32), String>,
+    /// JavaScript object literals bound to a name (by node id), likewise.
+    object_names: foldhash::HashMap<usize, String>,
+    /// The object literals met, named once the query is done.
+    objects: Vec<Node<'t>>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {

@@ -51,6 +51,8 @@ pub(super) struct Captures {
     pub(super) except_type: Option<u32>,
     pub(super) except_name: Option<u32>,
     pub(super) with: Option<u32>,
+    pub(super) object: Option<u32>,
+    pub(super) class_expr: Option<u32>,
 }
 
 pub(super) static COMPILED: [OnceLock<Result<Compiled, String>>; 12] =
@@ -141,6 +143,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         pending: Vec::new(),
         lits: Default::default(),
         lex_parent: Vec::new(),
+        renames: Default::default(),
+        object_names: Default::default(),
+        objects: Vec::new(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -175,6 +180,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .filter_map(|b| x.segs(b))
                 .collect();
             let body = get(k.class_body).unwrap_or(n);
+            if lang.is_js_family() {
+                x.name_fields(body);
+            }
             x.add_def(n, body, DefKind::Class, name, bases, None, false);
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
@@ -202,15 +210,27 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             {
                 x.pending.push(Pending::Params(n.start_byte() as u32, p));
             }
+            if lang.is_js_family()
+                && let Some(p) = get(k.func_params)
+                && js_params_special(p)
+            {
+                x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
+            }
             let is_static = get(k.func_static).is_some();
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
                 .find_map(|f| n.child_by_field_name(f))
                 .and_then(|t| x.type_segs(t, 0));
+            let accessor = if lang.is_js_family() && n.kind() == "method_definition" {
+                js_accessor(n)
+            } else {
+                0
+            };
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
                 d.param_types = types;
                 d.return_type = returns;
+                d.accessor = accessor;
                 if is_static {
                     d.is_classmethod = true;
                 }
@@ -224,9 +244,19 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .unwrap_or_default();
             let body = n.child_by_field_name("body").unwrap_or(n);
             x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
+            if lang.is_js_family()
+                && let Some(p) = n.child_by_field_name("parameters")
+                && js_params_special(p)
+            {
+                x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
+            }
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
+        } else if let Some(n) = get(k.scope)
+            && lang.is_js_family()
+        {
+            x.function_value(n);
         } else if let Some(n) = get(k.scope) {
             let params = n
                 .child_by_field_name("parameters")
@@ -259,6 +289,10 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .into_iter()
                 .collect();
             x.add_def(n, n, DefKind::Impl, name, bases, None, false);
+        } else if let Some(n) = get(k.object) {
+            x.objects.push(n);
+        } else if let Some(n) = get(k.class_expr) {
+            x.class_expression(n);
         } else if let Some(n) = get(k.call) {
             x.pending.push(Pending::Call(n));
         } else if let Some(n) = get(k.call_maybe) {
@@ -270,6 +304,11 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.import) {
             x.pending.push(Pending::Import(n));
         } else if let Some(n) = get(k.assign) {
+            if lang.is_js_family()
+                && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
+            {
+                x.name_value(l, r);
+            }
             x.pending.push(Pending::Assign {
                 node: n,
                 left: get(k.assign_left),
@@ -319,6 +358,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
     if budget.is_over() {
         return Err(Failure::Skip(SkipReason::QueryBudget));
     }
+    x.apply_renames();
     if x.facts.defs.is_empty() {
         x.generic_defs(tree.root_node(), Some(&budget))?;
         if budget.is_over() {
@@ -376,6 +416,9 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         pending: Vec::new(),
         lits: Default::default(),
         lex_parent: Vec::new(),
+        renames: Default::default(),
+        object_names: Default::default(),
+        objects: Vec::new(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts
@@ -438,6 +481,8 @@ impl Captures {
             except_type: i("except.type"),
             except_name: i("except.name"),
             with: i("with"),
+            object: i("object"),
+            class_expr: i("class.expr"),
         }
     }
 }

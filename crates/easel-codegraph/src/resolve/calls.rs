@@ -42,6 +42,17 @@ impl<'a> Resolver<'a> {
         let Some(outer) = self.call_site(fi, o) else {
             return false;
         };
+        if self.lang(fi).is_js_family() {
+            // `setTimeout(f)` and `new Promise(f)` of the host, or a method no code of the
+            // repository provides (`arr.map(f)`, `p.then(f)`, `emitter.on('x', f)`).
+            return match outer.callee.as_slice() {
+                [Seg::Name(n)] if outer.is_new && n == "Promise" => {
+                    self.call_targets(fi, outer).is_none()
+                }
+                [Seg::Name(_)] => self.calls_builtin(fi, outer),
+                _ => self.call_targets(fi, outer).is_none(),
+            };
+        }
         match outer.callee.as_slice() {
             // `map`, `sorted`, ... and the builtins that call special methods (`len`, `str`).
             [Seg::Name(_)] if self.calls_builtin(fi, outer) => true,
@@ -52,6 +63,14 @@ impl<'a> Resolver<'a> {
                 .external_name(fi, outer)
                 .is_some_and(|n| STDLIB_CALLBACKS.contains(&n.as_str())),
         }
+    }
+
+    /// Whether a callback's value may be a function, class or method of the repository.
+    pub(super) fn may_be_function(&self, fi: FileId, call: &crate::extract::CallSite) -> bool {
+        reset_budget();
+        self.eval(fi, call.scope, &call.callee, Some(call.line), 0)
+            .iter()
+            .any(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)))
     }
 
     /// The full dotted name of a call into a module outside the repository, through the import
@@ -148,10 +167,15 @@ impl<'a> Resolver<'a> {
         fi: FileId,
         call: &crate::extract::CallSite,
     ) -> Option<Vec<(Ref, bool)>> {
-        if let Some(o) = call.via
-            && !self.calls_back(fi, o)
-        {
-            return None;
+        // A JavaScript callback is rarely a function of the repository (a parameter, a value
+        // passed along): what it is, is cheaper to ask first than whether the outer call runs it.
+        if let Some(o) = call.via {
+            if self.lang(fi).is_js_family() && !self.may_be_function(fi, call) {
+                return None;
+            }
+            if !self.calls_back(fi, o) {
+                return None;
+            }
         }
         reset_budget();
         if call.prop != 0 {
@@ -285,9 +309,28 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let mut out = Vec::new();
+        let js = self.lang(fi).is_js_family();
         for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
-            let (Val::Instance(c) | Val::SelfOf(c)) = v else {
-                continue;
+            let c = match v {
+                Val::Instance(c) | Val::SelfOf(c) => c,
+                // A JavaScript class's static accessors.
+                Val::Class(c) if js => c,
+                // `const o = { get x() {} }`: the literal's accessors, by key.
+                Val::Lit(f, id) if js => {
+                    let (scope, line, _, elements, _) = self.literal_parts(f, id);
+                    for (_, e) in elements.iter().filter(|(k, _)| k == p) {
+                        let Some(segs) = e else { continue };
+                        for x in self.eval(f, scope, segs, Some(line), 1) {
+                            if let Val::Func(r) = x
+                                && prop_kind(self.def(r)) == call.prop
+                            {
+                                out.push((r, true));
+                            }
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
             };
             for k in self.mro(c, 0) {
                 let Some(bs) = self.idx[k.file as usize]
@@ -375,7 +418,17 @@ impl<'a> Resolver<'a> {
                 None => Vec::new(),
             },
             Seg::Lit(i) => vec![Val::Lit(fi, LitId::Expr(*i))],
-            Seg::Lambda(d) => vec![Val::Func(Ref { file: fi, def: *d })],
+            Seg::Lambda(d) => {
+                let r = Ref { file: fi, def: *d };
+                match self.files[fi as usize]
+                    .defs
+                    .get(*d as usize)
+                    .map(|x| x.kind)
+                {
+                    Some(DefKind::Class) => vec![Val::Class(r)],
+                    _ => vec![Val::Func(r)],
+                }
+            }
             Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
         };
         for seg in &segs[1..] {

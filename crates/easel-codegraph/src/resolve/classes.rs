@@ -8,6 +8,9 @@ pub(super) fn prop_kind(d: &crate::extract::Def) -> u8 {
     if d.kind != DefKind::Func {
         return 0;
     }
+    if d.accessor != 0 {
+        return d.accessor;
+    }
     for dec in &d.decorators {
         match dec.as_slice() {
             [Seg::Name(p)] | [Seg::Name(_), Seg::Name(p)]
@@ -83,7 +86,9 @@ impl<'a> Resolver<'a> {
             }
             // `self` in a Python method: an instance of the class or of any subclass that is
             // used, each with its own overrides.
-            Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
+            Val::SelfOf(c)
+                if self.lang(c.file) == Lang::Python || self.lang(c.file).is_js_family() =>
+            {
                 let ks = self.dispatch_classes(*c);
                 if ks == [*c] {
                     return self.instance_member(v, *c, name, depth);
@@ -103,6 +108,12 @@ impl<'a> Resolver<'a> {
             Val::Super(c) => self.super_member(*c, name, depth),
             // A JavaScript object literal's properties are its elements.
             Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
+            // `f.call(obj, ...)` and `f.apply(obj, args)` run `f`.
+            Val::Func(r) | Val::Bound(r)
+                if matches!(name, "call" | "apply") && self.lang(r.file).is_js_family() =>
+            {
+                vec![v.clone()]
+            }
             // `f.call(x)` on a Ruby lambda runs it with the same arguments.
             Val::Func(r)
                 if name == "call" && self.lang(r.file) == Lang::Ruby && self.def(*r).is_lambda =>
@@ -134,7 +145,13 @@ impl<'a> Resolver<'a> {
         if out.is_empty() {
             out = self.outer_attr(c, name, true, depth);
         }
-        if out.is_empty() && matches!(v, Val::SelfOf(_)) && !self.declares(c, name, depth) {
+        // Through a value typed with an interface or an abstract class (TypeScript), what runs
+        // is a subclass's implementation too.
+        let typed = matches!(v, Val::Instance(_)) && self.lang(c.file).is_js_family();
+        if out.is_empty()
+            && (matches!(v, Val::SelfOf(_)) || typed)
+            && !self.declares(c, name, depth)
+        {
             // Not defined by the class or its bases: `self` is then an instance of a
             // subclass that defines it.
             let mut seen = HashSet::new();
@@ -451,10 +468,12 @@ impl<'a> Resolver<'a> {
     /// call is never instantiated, nor reached as `cls`). `c` alone when none is, or when the
     /// hierarchy is too big to say.
     pub(super) fn dispatch_classes(&self, c: Ref) -> Vec<Ref> {
-        if self.lang(c.file) != Lang::Python {
+        // JavaScript and TypeScript: every subclass of the repository may be what `this` is.
+        let js = self.lang(c.file).is_js_family();
+        if self.lang(c.file) != Lang::Python && !js {
             return vec![c];
         }
-        let used = |k: Ref| self.py_used.contains_key(self.def(k).name.as_str());
+        let used = |k: Ref| js || self.py_used.contains_key(self.def(k).name.as_str());
         let mut out = Vec::new();
         let mut seen = HashSet::new();
         let mut stack: Vec<Ref> = self.subclasses.get(&c).cloned().unwrap_or_default();

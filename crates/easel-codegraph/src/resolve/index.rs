@@ -204,7 +204,11 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     };
     // Priority at the same line: unknown < assignment < import < definition.
     for (i, d) in f.defs.iter().enumerate() {
-        if (d.kind == DefKind::Impl && d.merged_into.is_some()) || d.kind == DefKind::Scope {
+        // An object literal's name is bound by its assignment, to the literal itself.
+        if (d.kind == DefKind::Impl && d.merged_into.is_some())
+            || d.kind == DefKind::Scope
+            || d.is_object
+        {
             continue;
         }
         let scope = visible_parent_of(f, i as DefId);

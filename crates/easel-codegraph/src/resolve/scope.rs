@@ -86,6 +86,41 @@ impl<'a> Resolver<'a> {
         None
     }
 
+    /// For `this` in a method of an object literal bound to a name (`const obj = { run() {
+    /// this.go() } }`): the scope the outermost literal's name is bound in, and the path to
+    /// the literal from it (`obj`, `obj.inner`).
+    pub(super) fn object_of(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+    ) -> Option<(Option<DefId>, Vec<Seg>)> {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                break;
+            }
+            cur = def.parent;
+        }
+        let mut o = defs[cur? as usize].parent?;
+        if !defs[o as usize].is_object {
+            return None;
+        }
+        let mut path = Vec::new();
+        loop {
+            let od = &defs[o as usize];
+            path.push(Seg::Name(od.name.clone()));
+            match od.parent {
+                Some(p) if defs[p as usize].is_object => o = p,
+                outer => {
+                    path.reverse();
+                    return Some((outer, path));
+                }
+            }
+        }
+    }
+
     /// Look a bare name up from a scope.
     pub(super) fn lookup(
         &self,
@@ -101,6 +136,11 @@ impl<'a> Resolver<'a> {
         // The receiver keywords.
         match name {
             "this" | "self" if lang != Lang::Python => {
+                if lang.is_js_family()
+                    && let Some((outer, path)) = self.object_of(fi, scope)
+                {
+                    return self.eval(fi, outer, &path, None, depth + 1);
+                }
                 if let Some(c) = self.enclosing_class(fi, scope) {
                     if lang == Lang::Ruby && self.in_class_method(fi, scope) {
                         return vec![Val::Class(c)];
@@ -131,7 +171,12 @@ impl<'a> Resolver<'a> {
                 break;
             }
             let is_class = def.kind == DefKind::Class || def.kind == DefKind::Impl;
-            let class_visible = !is_class || origin || lang != Lang::Python;
+            // A JavaScript class's or object literal's members are never bare names.
+            let class_visible = if lang.is_js_family() {
+                !is_class
+            } else {
+                !is_class || origin || lang != Lang::Python
+            };
             if class_visible {
                 if def.kind == DefKind::Func
                     && matches!(lang, Lang::Python | Lang::Go)
@@ -345,6 +390,24 @@ impl<'a> Resolver<'a> {
             BindKind::Import(i) => self.import_val(fi, i, depth + 1),
             BindKind::Assign(idx) => {
                 let a = &f.assigns[idx as usize];
+                let literal =
+                    !a.elements.is_empty() || matches!(a.value.as_deref(), Some([Seg::Lit(_)]));
+                // `const api: Api = { run() {} }`: the literal written says more than its type.
+                if literal && f.lang.is_js_family() {
+                    return vec![Val::Lit(fi, LitId::Assign(idx))];
+                }
+                // `const s: Shape = new Circle()`: what runs is the value's, when it is known.
+                if f.lang.is_js_family()
+                    && a.type_name.is_some()
+                    && let Some(v) = &a.value
+                {
+                    IN_RHS.with(|s| s.borrow_mut().push((fi, idx)));
+                    let out = self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1);
+                    IN_RHS.with(|s| s.borrow_mut().pop());
+                    if !out.is_empty() {
+                        return out;
+                    }
+                }
                 if let Some(t) = &a.type_name {
                     let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
                     let inst: Vec<Val> = vals

@@ -67,6 +67,14 @@ pub(crate) fn summarize(f: &FileFacts) -> Summary {
             }
         }
     }
+    if f.lang.is_js_family() {
+        entries.extend(
+            f.defs
+                .iter()
+                .filter(|d| d.accessor != 0)
+                .map(|d| (tag::PY_PROPS, d.name.clone(), NO_DEF)),
+        );
+    }
     let decorators = f
         .calls
         .iter()

@@ -1,0 +1,699 @@
+//! JavaScript and TypeScript values that carry functions: object literals bound to a name,
+//! functions bound without a declaration of their own, destructuring, and the callbacks that
+//! builtins and libraries run.
+
+use super::*;
+
+/// Methods of builtins and of common libraries that run the function they are given, by the
+/// argument position it takes (`arr.map(f)`, `p.then(f, g)`, `em.on('x', f)`): the scope
+/// that hands the function over calls it.
+const CALLBACK_METHODS: &[(&str, &[usize])] = &[
+    ("map", &[0]),
+    ("forEach", &[0]),
+    ("filter", &[0]),
+    ("reduce", &[0]),
+    ("reduceRight", &[0]),
+    ("some", &[0]),
+    ("every", &[0]),
+    ("find", &[0]),
+    ("findIndex", &[0]),
+    ("findLast", &[0]),
+    ("findLastIndex", &[0]),
+    ("flatMap", &[0]),
+    ("sort", &[0]),
+    ("toSorted", &[0]),
+    ("then", &[0, 1]),
+    ("catch", &[0]),
+    ("finally", &[0]),
+    ("on", &[1]),
+    ("once", &[1]),
+    ("addListener", &[1]),
+    ("prependListener", &[1]),
+    ("addEventListener", &[1]),
+    ("subscribe", &[0]),
+    ("replace", &[1]),
+    ("replaceAll", &[1]),
+    ("from", &[1]),
+    ("nextTick", &[0]),
+];
+
+/// Global functions that run the function they are given.
+const CALLBACK_FUNCS: &[(&str, &[usize])] = &[
+    ("setTimeout", &[0]),
+    ("setInterval", &[0]),
+    ("setImmediate", &[0]),
+    ("queueMicrotask", &[0]),
+    ("requestAnimationFrame", &[0]),
+    ("requestIdleCallback", &[0]),
+];
+
+/// The argument positions of a JavaScript call that hold a function the callee runs.
+pub(super) fn js_callback_positions(callee: &[Seg], is_new: bool) -> &'static [usize] {
+    match callee {
+        // `new Promise((resolve) => ...)`, `new Promise(executor)`.
+        [Seg::Name(n)] if is_new && n == "Promise" => &[0],
+        [Seg::Name(n)] => CALLBACK_FUNCS
+            .iter()
+            .find(|(f, _)| f == n)
+            .map_or(&[], |(_, p)| *p),
+        [_, .., Seg::Name(m)] => CALLBACK_METHODS
+            .iter()
+            .find(|(f, _)| f == m)
+            .map_or(&[], |(_, p)| *p),
+        _ => &[],
+    }
+}
+
+/// The object or array pattern a JavaScript parameter destructures (`{ cb }`, `[a, b] = []`,
+/// TypeScript's `{ cb }: Opts`).
+pub(super) fn js_pattern(p: Node) -> Option<Node> {
+    let mut n = p;
+    for _ in 0..3 {
+        match n.kind() {
+            "object_pattern" | "array_pattern" => return Some(n),
+            "assignment_pattern" => n = n.child_by_field_name("left")?,
+            "required_parameter" | "optional_parameter" => n = n.child_by_field_name("pattern")?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `1` for a getter (`get x()`), `2` for a setter (`set x(v)`), else `0`: the keyword is
+/// an unnamed child before the name.
+pub(super) fn js_accessor(m: Node) -> u8 {
+    let mut cur = m.walk();
+    for ch in m.children(&mut cur) {
+        match ch.kind() {
+            "get" => return 1,
+            "set" => return 2,
+            _ if ch.is_named() && ch.kind() != "decorator" => return 0,
+            _ => {}
+        }
+    }
+    0
+}
+
+/// Whether a parameter list needs more than its names: a destructured parameter, a default
+/// value or a rest parameter.
+pub(super) fn js_params_special(params: Node) -> bool {
+    named_parts(params).into_iter().any(|c| {
+        js_pattern(c).is_some()
+            || matches!(c.kind(), "assignment_pattern" | "rest_pattern")
+            || c.child_by_field_name("value").is_some()
+            || c.child_by_field_name("pattern")
+                .is_some_and(|p| p.kind() == "rest_pattern")
+    })
+}
+
+/// Which JavaScript property accesses met by the query are no reads: callees (`a.b()`),
+/// objects of a longer chain (`a.b.c`) and of `new`; and which are writes (`a.b = v`).
+/// Worked out from the nodes above them, which the query met too, since asking a node for its
+/// parent walks down from the root.
+pub(super) fn js_prop_roles(
+    lang: Lang,
+    pending: &[Pending],
+) -> (foldhash::HashSet<usize>, foldhash::HashSet<usize>) {
+    use foldhash::HashSetExt;
+    let mut skip = foldhash::HashSet::new();
+    let mut writes = foldhash::HashSet::new();
+    // Field ids looked up once: by name, each lookup compares strings.
+    let g = lang.grammar();
+    let id = |name: &str| g.field_id_for_name(name);
+    let (function, constructor, object) = (id("function"), id("constructor"), id("object"));
+    fn child<'n>(n: &Node<'n>, f: Option<std::num::NonZeroU16>) -> Option<Node<'n>> {
+        f.and_then(|f| n.child_by_field_id(f.get()))
+    }
+    for p in pending {
+        match p {
+            Pending::Call(c) => {
+                if let Some(f) = child(c, function).or_else(|| child(c, constructor)) {
+                    skip.insert(f.id());
+                }
+            }
+            Pending::Prop(m) => {
+                if let Some(o) = child(m, object) {
+                    skip.insert(o.id());
+                }
+            }
+            Pending::Assign {
+                node,
+                left: Some(l),
+                ..
+            } if node.kind() == "assignment_expression" => {
+                writes.insert(l.id());
+            }
+            _ => {}
+        }
+    }
+    (skip, writes)
+}
+
+/// A key written as a name, a string or a number (not computed).
+pub(super) fn plain_key(k: Node) -> bool {
+    matches!(k.kind(), "property_identifier" | "string" | "number")
+}
+
+/// Array methods whose callback takes the elements, by the callback parameter that does.
+const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
+    ("forEach", 0),
+    ("map", 0),
+    ("filter", 0),
+    ("some", 0),
+    ("every", 0),
+    ("find", 0),
+    ("findIndex", 0),
+    ("findLast", 0),
+    ("flatMap", 0),
+    ("reduce", 1),
+];
+
+impl<'t> Extractor<'_, 't> {
+    /// A JSX element's attributes as the props object its component receives
+    /// (`<Button onPress={save} />` is `Button({ onPress: save })`); `None` when there are none
+    /// or a spread (`{...props}`) makes them unknown.
+    pub(super) fn jsx_props(&self, el: Node) -> Option<Vec<Seg>> {
+        let mut elements = Vec::new();
+        for a in named_parts(el) {
+            match a.kind() {
+                "jsx_attribute" => {
+                    let parts = named_parts(a);
+                    let (Some(k), Some(v)) = (parts.first(), parts.get(1)) else {
+                        continue;
+                    };
+                    if v.kind() != "jsx_expression" {
+                        continue;
+                    }
+                    let value = v.named_child(0).and_then(|e| self.segs(e));
+                    if value.is_some() {
+                        elements.push((self.text(*k), value));
+                    }
+                }
+                "jsx_expression" => return None,
+                _ => {}
+            }
+        }
+        if elements.is_empty() {
+            return None;
+        }
+        Some(vec![Seg::Lit(self.add_container(
+            usize::MAX / 32 - el.start_byte(),
+            el,
+            true,
+            elements,
+        ))])
+    }
+
+    /// A JavaScript property read (`kind` 1) or write (2): a call only if a getter or setter
+    /// of that name is what it reaches.
+    pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
+        let Some(callee) = self.segs(n) else { return };
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        self.facts.calls.push(CallSite {
+            maybe: true,
+            prop: kind,
+            ..CallSite::bare(scope, callee, String::new(), line)
+        });
+    }
+
+    /// `fns.forEach((fn) => fn())`: the callback written in place takes the elements of
+    /// the array it is called on.
+    pub(super) fn element_callback(&mut self, callee: &[Seg], args: Node) {
+        let [recv @ .., Seg::Name(m)] = callee else {
+            return;
+        };
+        let Some(&(_, pos)) = ELEMENT_CALLBACKS.iter().find(|(n, _)| n == m) else {
+            return;
+        };
+        if recv.is_empty() {
+            return;
+        }
+        let Some(cb) = named_parts(args).into_iter().next() else {
+            return;
+        };
+        if !matches!(cb.kind(), "arrow_function" | "function_expression") {
+            return;
+        }
+        let Some(d) = self.def_at(cb, &[DefKind::Scope, DefKind::Func]) else {
+            return;
+        };
+        let def = &self.facts.defs[d as usize];
+        let Some(p) = def.params.get(pos).filter(|p| !p.starts_with('{')).cloned() else {
+            return;
+        };
+        let line = def.start_line;
+        let mut value = recv.to_vec();
+        value.push(Seg::Iter);
+        self.facts
+            .assigns
+            .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
+    }
+
+    /// `for (const f of fns)`: `f` takes the values of `fns` (a `for ... in` takes keys, which
+    /// are no functions). Whether the binding was made here.
+    pub(super) fn for_of(&mut self, n: Node) -> bool {
+        let Some(p) = n.parent() else { return false };
+        if p.kind() != "for_in_statement"
+            || p.child_by_field_name("operator").map(|o| o.kind()) != Some("of")
+            || p.child_by_field_name("left")
+                .is_none_or(|l| l.id() != n.id())
+        {
+            return false;
+        }
+        let Some(mut value) = p.child_by_field_name("right").and_then(|r| self.segs(r)) else {
+            return false;
+        };
+        value.push(Seg::Iter);
+        let scope = self.scope_of(n.start_byte() as u32);
+        let line = n.start_position().row as u32 + 1;
+        match n.kind() {
+            "identifier" => {
+                self.facts.assigns.push(AssignFact::plain(
+                    scope,
+                    vec![self.text(n)],
+                    Some(value),
+                    line,
+                ));
+                true
+            }
+            "object_pattern" | "array_pattern" => {
+                self.destructure(scope, line, n, value, 0);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `(function (fn) { fn(); })(log)`: an immediately invoked function's parameters are its
+    /// arguments.
+    pub(super) fn iife_args(&mut self, f: Node, args: &[Option<Vec<Seg>>]) {
+        let mut f = f;
+        while f.kind() == "parenthesized_expression" {
+            match f.named_child(0) {
+                Some(inner) => f = inner,
+                None => return,
+            }
+        }
+        if !matches!(f.kind(), "function_expression" | "arrow_function") || args.is_empty() {
+            return;
+        }
+        let Some(d) = self.def_at(f, &[DefKind::Scope, DefKind::Func]) else {
+            return;
+        };
+        let params = self.facts.defs[d as usize].params.clone();
+        // Bound where the parameters are, so that every read in the body sees the argument.
+        let line = self.facts.defs[d as usize].start_line;
+        for (p, a) in params.into_iter().zip(args) {
+            if let Some(a) = a
+                && !p.starts_with('{')
+            {
+                self.facts
+                    .assigns
+                    .push(AssignFact::plain(Some(d), vec![p], Some(a.clone()), line));
+            }
+        }
+    }
+
+    /// A function's parameters beyond plain names: the names destructured ones bind (each
+    /// read from the parameter standing for the pattern, `{0}` for the first), default
+    /// values (`cb = helper`), and a rest parameter (`...fns`) collecting the arguments.
+    pub(super) fn js_params(&mut self, start: u32, params: Node) {
+        let Some(d) = self
+            .facts
+            .defs
+            .iter()
+            .position(|d| d.start_byte == start && d.kind == DefKind::Func)
+        else {
+            return;
+        };
+        let line = self.facts.defs[d].start_line;
+        let mut defaults = Vec::new();
+        let mut star = None;
+        for ch in named_parts(params) {
+            let i = defaults.len();
+            if IDENT_KINDS.contains(&ch.kind()) {
+                defaults.push(None);
+                continue;
+            }
+            let default = ch
+                .child_by_field_name("value")
+                .or_else(|| {
+                    (ch.kind() == "assignment_pattern")
+                        .then(|| ch.child_by_field_name("right"))
+                        .flatten()
+                })
+                .and_then(|v| self.segs(v));
+            if let Some(p) = js_pattern(ch) {
+                let value = vec![Seg::Name(format!("{{{i}}}"))];
+                self.destructure(Some(d as u32), line, p, value, 0);
+                defaults.push(default);
+                continue;
+            }
+            let named = ["name", "pattern", "left"]
+                .iter()
+                .find_map(|f| ch.child_by_field_name(f))
+                .filter(|n| n.kind() == "identifier")
+                .or_else(|| first_identifier(ch));
+            if named.is_none() {
+                continue;
+            }
+            let rest = ch.kind() == "rest_pattern"
+                || ch
+                    .child_by_field_name("pattern")
+                    .is_some_and(|p| p.kind() == "rest_pattern");
+            if rest {
+                star = Some(i as u32);
+            }
+            defaults.push(default);
+        }
+        let def = &mut self.facts.defs[d];
+        if defaults.len() == def.params.len() {
+            def.defaults = defaults;
+            def.star = star;
+        }
+    }
+
+    /// `name = <function, class or object literal>` (a declaration or an assignment to a plain
+    /// name): the value is named after it.
+    pub(super) fn name_value(&mut self, left: Node, right: Node) {
+        if left.kind() != "identifier" {
+            return;
+        }
+        match right.kind() {
+            "arrow_function" | "function_expression" => {
+                let name = self.text(left);
+                self.renames
+                    .insert((right.start_byte() as u32, right.end_byte() as u32), name);
+            }
+            "object" => {
+                let name = self.text(left);
+                self.object_names.insert(right.id(), name);
+            }
+            _ => {}
+        }
+    }
+
+    /// An object literal: bound to a name, a container for its methods, its keys naming the
+    /// functions and the literals they hold (`obj.inner.f`).
+    pub(super) fn object_literal(&mut self, n: Node) {
+        let Some(name) = self.object_names.get(&n.id()).cloned() else {
+            return;
+        };
+        self.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
+        if let Some(d) = self.facts.defs.last_mut() {
+            d.is_namespace = true;
+            d.is_object = true;
+        }
+        for pair in named_parts(n) {
+            if pair.kind() != "pair" {
+                continue;
+            }
+            let (Some(k), Some(v)) = (
+                pair.child_by_field_name("key"),
+                pair.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if !plain_key(k) {
+                continue;
+            }
+            let key = unquote(&self.text(k));
+            match v.kind() {
+                "object" => {
+                    self.object_names.insert(v.id(), key);
+                }
+                "arrow_function" | "function_expression" => {
+                    self.renames
+                        .insert((v.start_byte() as u32, v.end_byte() as u32), key);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Class fields holding functions (`run = () => ...`): methods of that name.
+    pub(super) fn name_fields(&mut self, body: Node) {
+        for f in named_parts(body) {
+            let name = match f.kind() {
+                "field_definition" => f.child_by_field_name("property"),
+                "public_field_definition" => f.child_by_field_name("name"),
+                _ => None,
+            };
+            if let (Some(name), Some(v)) = (name, f.child_by_field_name("value"))
+                && matches!(v.kind(), "arrow_function" | "function_expression")
+            {
+                let name = self.text(name);
+                self.renames
+                    .insert((v.start_byte() as u32, v.end_byte() as u32), name);
+            }
+        }
+    }
+
+    /// An arrow function or function expression: anonymous (a scope whose calls belong to the
+    /// named scope around it) unless a binding names it later ([`Self::apply_renames`]) or it
+    /// has a name of its own (`on('x', function handler() {})`).
+    pub(super) fn function_value(&mut self, n: Node<'t>) {
+        let own = (n.kind() == "function_expression")
+            .then(|| n.child_by_field_name("name"))
+            .flatten()
+            .map(|k| self.text(k));
+        let params = n
+            .child_by_field_name("parameters")
+            .map(|p| self.params(p))
+            .or_else(|| {
+                n.child_by_field_name("parameter")
+                    .map(|p| vec![self.text(p)])
+            })
+            .unwrap_or_default();
+        let types = n
+            .child_by_field_name("parameters")
+            .map(|p| self.param_types(p))
+            .unwrap_or_default();
+        let body = n.child_by_field_name("body").unwrap_or(n);
+        let (kind, name) = match own {
+            Some(name) => (DefKind::Func, name),
+            None => (DefKind::Scope, "<scope>".to_string()),
+        };
+        self.add_def(n, body, kind, name, Vec::new(), None, true);
+        if let Some(d) = self.facts.defs.last_mut() {
+            d.params = params;
+            d.param_types = types;
+        }
+        if let Some(p) = n.child_by_field_name("parameters")
+            && js_params_special(p)
+        {
+            self.pending
+                .push(Pending::JsParams(n.start_byte() as u32, p));
+        }
+    }
+
+    /// Names the object literals and function values that bindings met during the query
+    /// name (outer literals first: they name the literals inside them).
+    pub(super) fn apply_renames(&mut self) {
+        let mut objects = std::mem::take(&mut self.objects);
+        objects.sort_by_key(|o| o.start_byte());
+        for o in objects {
+            self.object_literal(o);
+        }
+        if self.renames.is_empty() {
+            return;
+        }
+        for d in &mut self.facts.defs {
+            if !d.is_lambda || !matches!(d.kind, DefKind::Func | DefKind::Scope) {
+                continue;
+            }
+            if let Some(name) = self.renames.get(&(d.start_byte, d.end_byte)) {
+                d.kind = DefKind::Func;
+                d.name = name.clone();
+            }
+        }
+    }
+
+    /// A class expression: named after its binding (`let X = class Y {}` is `X`), else by its
+    /// own name (`return class Widget {}`); an anonymous one bound to nothing is no node.
+    pub(super) fn class_expression(&mut self, n: Node) {
+        let Some(p) = n.parent() else { return };
+        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+        let bound = match p.kind() {
+            "variable_declarator" if is("value") => p.child_by_field_name("name"),
+            "assignment_expression" if is("right") => p.child_by_field_name("left"),
+            _ => None,
+        }
+        .filter(|b| b.kind() == "identifier");
+        let Some(name) = bound.or_else(|| n.child_by_field_name("name")) else {
+            return;
+        };
+        let name = self.text(name);
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let mut bases = Vec::new();
+        let mut cur = n.walk();
+        for h in n.named_children(&mut cur) {
+            if h.kind() != "class_heritage" {
+                continue;
+            }
+            for part in named_parts(h) {
+                match part.kind() {
+                    "extends_clause" => {
+                        bases.extend(part.child_by_field_name("value").and_then(|v| self.segs(v)))
+                    }
+                    "implements_clause" => {
+                        bases.extend(named_parts(part).into_iter().filter_map(|t| self.segs(t)))
+                    }
+                    _ => bases.extend(self.segs(part)),
+                }
+            }
+        }
+        self.name_fields(body);
+        self.add_def(n, body, DefKind::Class, name, bases, None, false);
+    }
+
+    /// The definition made for a node (a function or class written as a value), if any.
+    pub(super) fn def_at(&self, n: Node, kinds: &[DefKind]) -> Option<u32> {
+        let start = n.start_byte() as u32;
+        let defs = &self.facts.defs;
+        let i = defs.partition_point(|d| d.start_byte < start);
+        defs[i..]
+            .iter()
+            .take_while(|d| d.start_byte == start)
+            .position(|d| d.end_byte == n.end_byte() as u32 && kinds.contains(&d.kind))
+            .map(|j| (i + j) as u32)
+    }
+
+    /// `const { a, b: c = d, inner: { e }, ...rest } = value` and `[f, g] = value`: each name
+    /// takes the part of the value it reads (a default is not followed: the part is there).
+    pub(super) fn destructure(
+        &mut self,
+        scope: Option<u32>,
+        line: u32,
+        pattern: Node,
+        value: Vec<Seg>,
+        depth: u32,
+    ) {
+        if depth > 8 {
+            return;
+        }
+        let parts = named_parts(pattern);
+        match pattern.kind() {
+            "object_pattern" => {
+                for ch in parts {
+                    match ch.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            let name = self.text(ch);
+                            let mut v = value.clone();
+                            v.push(Seg::Name(name.clone()));
+                            self.facts.assigns.push(AssignFact::plain(
+                                scope,
+                                vec![name],
+                                Some(v),
+                                line,
+                            ));
+                        }
+                        "object_assignment_pattern" => {
+                            if let Some(l) = ch.child_by_field_name("left") {
+                                self.destructure_key(scope, line, l, l, &value, depth);
+                            }
+                        }
+                        "pair_pattern" => {
+                            if let (Some(k), Some(t)) = (
+                                ch.child_by_field_name("key"),
+                                ch.child_by_field_name("value"),
+                            ) {
+                                self.destructure_key(scope, line, k, t, &value, depth);
+                            }
+                        }
+                        // `...rest` holds the other members: reading one of them reads the value.
+                        "rest_pattern" => {
+                            if let Some(id) = ch.named_child(0).filter(|c| c.kind() == "identifier")
+                            {
+                                self.facts.assigns.push(AssignFact::plain(
+                                    scope,
+                                    vec![self.text(id)],
+                                    Some(value.clone()),
+                                    line,
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "array_pattern" => {
+                for (i, ch) in parts.into_iter().enumerate() {
+                    if ch.kind() == "rest_pattern" {
+                        break;
+                    }
+                    let target = if ch.kind() == "assignment_pattern" {
+                        match ch.child_by_field_name("left") {
+                            Some(l) => l,
+                            None => continue,
+                        }
+                    } else {
+                        ch
+                    };
+                    let mut v = value.clone();
+                    v.push(Seg::Index(i.to_string()));
+                    self.destructure_target(scope, line, target, v, depth);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// One `key: target` of an object pattern (`target` may be a pattern itself, or carry a
+    /// default: `key: target = d`).
+    fn destructure_key(
+        &mut self,
+        scope: Option<u32>,
+        line: u32,
+        key: Node,
+        target: Node,
+        value: &[Seg],
+        depth: u32,
+    ) {
+        let key = match key.kind() {
+            "property_identifier" | "shorthand_property_identifier_pattern" | "identifier" => {
+                self.text(key)
+            }
+            "string" | "number" => unquote(&self.text(key)),
+            _ => return,
+        };
+        let mut v = value.to_vec();
+        v.push(Seg::Name(key));
+        let target = if target.kind() == "assignment_pattern" {
+            match target.child_by_field_name("left") {
+                Some(l) => l,
+                None => return,
+            }
+        } else {
+            target
+        };
+        self.destructure_target(scope, line, target, v, depth);
+    }
+
+    fn destructure_target(
+        &mut self,
+        scope: Option<u32>,
+        line: u32,
+        target: Node,
+        v: Vec<Seg>,
+        depth: u32,
+    ) {
+        match target.kind() {
+            "identifier" | "shorthand_property_identifier_pattern" => {
+                self.facts.assigns.push(AssignFact::plain(
+                    scope,
+                    vec![self.text(target)],
+                    Some(v),
+                    line,
+                ));
+            }
+            "object_pattern" | "array_pattern" => {
+                self.destructure(scope, line, target, v, depth + 1)
+            }
+            _ => {}
+        }
+    }
+}
