@@ -357,6 +357,15 @@ impl<'t> Extractor<'_, 't> {
             }
             Some(vec![self.text(obj), "[*]".to_string()])
         });
+        // CommonJS: `module.exports = v` binds the module's value, `exports`, and
+        // `exports.x = v` / `module.exports.x = v` its top-level name `x`, wherever they run.
+        let (target, scope) = match target {
+            Some(t) if self.lang.is_js_family() => match cjs_export(&t) {
+                Some(t) => (Some(t), None),
+                None => (Some(t), scope),
+            },
+            t => (t, scope),
+        };
         match target {
             Some(target) if !target.is_empty() => {
                 let value = right.and_then(|r| self.segs(r));
@@ -418,5 +427,16 @@ impl<'t> Extractor<'_, 't> {
                 vec![("*".into(), Some(v))]
             };
         self.add_literal(key, star, elements)
+    }
+}
+
+/// The module-level name a CommonJS export assignment binds: `module.exports` is `exports`,
+/// `exports.x` and `module.exports.x` are `x`.
+fn cjs_export(target: &[String]) -> Option<Vec<String>> {
+    match target {
+        [m, e] if m == "module" && e == "exports" => Some(vec![e.clone()]),
+        [e, x] if e == "exports" => Some(vec![x.clone()]),
+        [m, e, x] if m == "module" && e == "exports" => Some(vec![x.clone()]),
+        _ => None,
     }
 }

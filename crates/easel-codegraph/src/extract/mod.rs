@@ -17,6 +17,7 @@ use calls::*;
 use definitions::*;
 use expressions::*;
 pub use facts::*;
+use imports::require_key;
 use query::*;
 pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
 pub(crate) use query::{extract_within, prepare};

@@ -175,6 +175,32 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 .filter_map(|b| x.segs(b))
                 .collect();
             let body = get(k.class_body).unwrap_or(n);
+            let name_node = get(k.class_name);
+            // TypeScript `namespace A.B { }` is `namespace A { namespace B { } }`: `A` spans
+            // the whole declaration, `B` starts at its name.
+            let nested = name_node.filter(|m| is_ns && m.kind() == "nested_identifier");
+            if let Some(m) = nested {
+                let mut parts = Vec::new();
+                nested_parts(m, &mut parts);
+                for (i, p) in parts.iter().enumerate() {
+                    let at = if i == 0 { n } else { *p };
+                    x.add_def(
+                        at,
+                        body,
+                        DefKind::Class,
+                        x.text(*p),
+                        Vec::new(),
+                        None,
+                        false,
+                    );
+                    if let Some(d) = x.facts.defs.last_mut() {
+                        d.is_namespace = true;
+                        d.end_byte = n.end_byte() as u32;
+                        d.end_line = n.end_position().row as u32 + 1;
+                    }
+                }
+                continue;
+            }
             x.add_def(n, body, DefKind::Class, name, bases, None, false);
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
@@ -216,7 +242,12 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 }
             }
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
-            let name = x.text(name);
+            // `{ 'quoted': () => ... }` is named by the key's text.
+            let name = if name.kind() == "string" {
+                unquote(&x.text(name))
+            } else {
+                x.text(name)
+            };
             let params = n
                 .child_by_field_name("parameters")
                 .map(|p| x.params(p))
@@ -439,5 +470,19 @@ impl Captures {
             except_name: i("except.name"),
             with: i("with"),
         }
+    }
+}
+
+/// The names of a TypeScript `A.B.C` (a `nested_identifier`), outermost first.
+fn nested_parts<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    match (
+        n.child_by_field_name("object"),
+        n.child_by_field_name("property"),
+    ) {
+        (Some(o), Some(p)) => {
+            nested_parts(o, out);
+            out.push(p);
+        }
+        _ => out.push(n),
     }
 }

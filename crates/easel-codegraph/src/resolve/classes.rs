@@ -255,6 +255,7 @@ impl<'a> Resolver<'a> {
         {
             return self.module_member(m, &d.clone(), depth + 1, with_stars);
         }
+        let js = f.lang.is_js_family();
         let foreign = self.assigned_from_outside(m, name, depth + 1);
         if let Some(bs) = self.idx[m as usize].bindings.get(&(None, name.to_string())) {
             let mut out = self.eval_bindings(m, bs, None, depth + 1);
@@ -279,6 +280,21 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
+        if js && name != "exports" && depth < MAX_DEPTH {
+            // CommonJS: a property of the object `module.exports` was set to
+            // (`module.exports = { a, b: f }`); a default import of such a module is the
+            // module's value itself.
+            let whole = self.js_module_value(m, depth + 1);
+            if name == "default" {
+                return whole;
+            }
+            let mut out = Vec::new();
+            for v in whole.iter().filter(|v| !matches!(v, Val::Module(_))) {
+                out.extend(self.member(v, name, depth + 1));
+            }
+            dedup(&mut out);
+            return out;
+        }
         Vec::new()
     }
 
@@ -297,6 +313,9 @@ impl<'a> Resolver<'a> {
     /// A class defined in pieces: Go methods in other files of the package, C++ methods
     /// defined outside the class (`Foo::bar` in a `.cpp`), Rust `impl` blocks in other files.
     pub(super) fn class_parts(&self, c: Ref) -> Vec<Ref> {
+        if self.lang(c.file).is_js_family() {
+            return self.namespace_parts(c);
+        }
         if !matches!(
             self.lang(c.file),
             Lang::Go | Lang::Cpp | Lang::C | Lang::Rust | Lang::CSharp
@@ -314,6 +333,32 @@ impl<'a> Resolver<'a> {
             m.insert(c, (v.clone(), deps.into()));
         }
         v
+    }
+
+    /// A TypeScript namespace declared more than once in a file (`namespace N {}` twice, or
+    /// `namespace A.B {}` next to `namespace A {}`): the declarations merge.
+    pub(super) fn namespace_parts(&self, c: Ref) -> Vec<Ref> {
+        let defs = &self.files[c.file as usize].defs;
+        let def = &defs[c.def as usize];
+        if !def.is_namespace {
+            return vec![c];
+        }
+        let mut parts = vec![c];
+        parts.extend(
+            defs.iter()
+                .enumerate()
+                .filter(|(i, d)| {
+                    *i as DefId != c.def
+                        && d.is_namespace
+                        && d.name == def.name
+                        && d.parent == def.parent
+                })
+                .map(|(i, _)| Ref {
+                    file: c.file,
+                    def: i as DefId,
+                }),
+        );
+        parts
     }
 
     pub(super) fn compute_class_parts(&self, c: Ref) -> Vec<Ref> {

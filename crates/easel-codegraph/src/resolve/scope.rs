@@ -157,6 +157,18 @@ impl<'a> Resolver<'a> {
                 if let Some(bs) = ix.bindings.get(&(Some(d), name.to_string())) {
                     return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
                 }
+                // The other declarations of a TypeScript namespace share its exports.
+                if def.is_namespace && lang.is_js_family() {
+                    for p in self
+                        .namespace_parts(Ref { file: fi, def: d })
+                        .into_iter()
+                        .skip(1)
+                    {
+                        if let Some(bs) = ix.bindings.get(&(Some(p.def), name.to_string())) {
+                            return self.eval_bindings(fi, bs, None, depth);
+                        }
+                    }
+                }
                 if is_class && lang.implicit_this() && !origin {
                     let c = Ref {
                         file: fi,
