@@ -301,6 +301,14 @@ impl<'a> Resolver<'a> {
                 out
             }
             l if l.is_js_family() => {
+                // A specifier a tsconfig maps: its root-relative candidates, in order.
+                if path.starts_with('/') {
+                    return path
+                        .split('\n')
+                        .find_map(|c| self.js_file(&normalize(c)))
+                        .into_iter()
+                        .collect();
+                }
                 if !path.starts_with('.') {
                     return Vec::new();
                 }
