@@ -65,30 +65,30 @@
 
 ; Anonymous default exports are named `default`; CommonJS `module.exports = function` is
 ; `exports`, `exports.x = function` / `module.exports.x = ...` is `x`.
-(export_statement "default" @lambda.name value: [(arrow_function) (function_expression)] @lambda)
-(export_statement "default" @class.name value: (class body: (class_body) @class.body) @class)
+(export_statement "default" @lambda.name value: [(arrow_function) (function_expression) (generator_function)] @lambda)
+(export_statement "default" @class.name value: (class (class_heritage (extends_clause value: (_) @class.base))? body: (class_body) @class.body) @class)
 (assignment_expression
   left: (member_expression object: [(identifier) (member_expression)] @_obj
                            property: (property_identifier) @lambda.name)
-  right: [(arrow_function) (function_expression)] @lambda
+  right: [(arrow_function) (function_expression) (generator_function)] @lambda
   (#match? @_obj "^(exports|module\\.exports)$"))
 (assignment_expression
   left: (member_expression object: (identifier) @_obj property: (property_identifier) @lambda.name)
-  right: [(arrow_function) (function_expression)] @lambda
+  right: [(arrow_function) (function_expression) (generator_function)] @lambda
   (#eq? @_obj "module") (#eq? @lambda.name "exports"))
 (assignment_expression
   left: (member_expression object: [(identifier) (member_expression)] @_obj
                            property: (property_identifier) @class.name)
-  right: (class body: (class_body) @class.body) @class
+  right: (class (class_heritage (extends_clause value: (_) @class.base))? body: (class_body) @class.body) @class
   (#match? @_obj "^(exports|module\\.exports)$"))
 (assignment_expression
   left: (member_expression object: (identifier) @_obj property: (property_identifier) @class.name)
-  right: (class body: (class_body) @class.body) @class
+  right: (class (class_heritage (extends_clause value: (_) @class.base))? body: (class_body) @class.body) @class
   (#eq? @_obj "module") (#eq? @class.name "exports"))
 (assignment_expression
   left: (member_expression) @_obj
   right: (object (pair key: [(property_identifier) (string)] @lambda.name
-                       value: [(arrow_function) (function_expression)] @lambda))
+                       value: [(arrow_function) (function_expression) (generator_function)] @lambda))
   (#eq? @_obj "module.exports"))
 ; Re-exports (`export { a } from`, `export * from`), `export { a as b }`, TypeScript `export =`.
 (export_statement) @import

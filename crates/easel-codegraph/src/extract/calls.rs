@@ -138,7 +138,13 @@ impl<'t> Extractor<'_, 't> {
             }
         };
         let text = squash(&text);
-        let callee = callee.unwrap_or_default();
+        let mut callee = callee.unwrap_or_default();
+        // `module.exports.f()` is `exports.f()`: the module's own exports.
+        if self.lang.is_js_family()
+            && matches!(callee.as_slice(), [Seg::Name(m), Seg::Name(e), ..] if m == "module" && e == "exports")
+        {
+            callee.remove(0);
+        }
         let (args, kwargs, spread) = match field("arguments") {
             Some(a) => self.arguments(a),
             None => (Vec::new(), Vec::new(), false),

@@ -403,6 +403,33 @@ impl<'t> Extractor<'_, 't> {
                 _ => {}
             }
         }
+        // `export default new Service()`, `export default { ... }`: a value named `default`
+        // (functions and classes are definitions of that name, identifiers name what is
+        // exported).
+        if let Some(v) = n.child_by_field_name("value")
+            && !matches!(
+                v.kind(),
+                "identifier"
+                    | "function_expression"
+                    | "arrow_function"
+                    | "generator_function"
+                    | "class"
+            )
+        {
+            let value = self.segs(v);
+            let elements = self.elements(v);
+            if value.is_some() || !elements.is_empty() {
+                self.facts.assigns.push(AssignFact {
+                    scope,
+                    target: vec!["default".into()],
+                    value,
+                    type_name: None,
+                    elements,
+                    line,
+                });
+            }
+            return;
+        }
         if let Some(v) = assigned {
             let value = self.segs(v);
             let elements = self.elements(v);

@@ -268,7 +268,8 @@ impl<'a> Resolver<'a> {
         if !foreign.is_empty() {
             return foreign;
         }
-        if with_stars && depth < MAX_DEPTH {
+        // `export * from` passes on every name but `default`.
+        if with_stars && depth < MAX_DEPTH && !(js && name == "default") {
             for &si in &self.idx[m as usize].stars {
                 for target in self.import_files(m, si, depth + 1) {
                     if target != m {

@@ -197,6 +197,10 @@ impl<'a> Resolver<'a> {
         if !foreign.is_empty() {
             return foreign;
         }
+        // CommonJS `exports` in a module that never replaced it: the module's own names.
+        if name == "exports" && lang.is_js_family() {
+            return vec![Val::Module(fi)];
+        }
         self.lookup_outside(fi, name, depth)
     }
 
