@@ -13,6 +13,7 @@ mod imports;
 mod literals;
 mod query;
 
+pub(crate) use assignments::cjs_export_key;
 use calls::*;
 use definitions::*;
 use expressions::*;

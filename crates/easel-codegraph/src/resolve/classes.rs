@@ -256,6 +256,14 @@ impl<'a> Resolver<'a> {
             return self.module_member(m, &d.clone(), depth + 1, with_stars);
         }
         let js = f.lang.is_js_family();
+        // CommonJS `exports.x = v` is what other modules get as `x`, whatever `x` is inside.
+        if js
+            && let Some(bs) = self.idx[m as usize]
+                .bindings
+                .get(&(None, crate::extract::cjs_export_key(name)))
+        {
+            return self.eval_bindings(m, bs, None, depth + 1);
+        }
         let foreign = self.assigned_from_outside(m, name, depth + 1);
         if let Some(bs) = self.idx[m as usize].bindings.get(&(None, name.to_string())) {
             let mut out = self.eval_bindings(m, bs, None, depth + 1);
