@@ -359,10 +359,13 @@ impl<'t> Extractor<'_, 't> {
             "explicit_constructor_invocation" => {
                 self.segs_into(field("constructor")?, out, depth + 1)?;
             }
-            "call_expression" if self.lang.is_js_family() && self.require_path(n).is_some() => {
-                out.push(Seg::Name(require_key(&self.require_path(n)?)));
-            }
             "call_expression" | "invocation_expression" => {
+                if self.lang.is_js_family()
+                    && let Some(path) = self.require_path(n)
+                {
+                    out.push(Seg::Name(require_key(&path)));
+                    return Some(());
+                }
                 self.segs_into(field("function")?, out, depth + 1)?;
                 out.push(Seg::Call);
             }

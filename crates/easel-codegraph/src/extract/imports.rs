@@ -3,12 +3,13 @@
 use super::*;
 
 impl<'t> Extractor<'_, 't> {
+    /// The module `require('./m')` or a dynamic `import('./m')` loads.
     pub(super) fn require_path(&self, n: Node) -> Option<String> {
         if n.kind() != "call_expression" {
             return None;
         }
         let f = n.child_by_field_name("function")?;
-        if self.text(f) != "require" {
+        if f.kind() != "import" && self.src.get(f.byte_range()) != Some(b"require".as_slice()) {
             return None;
         }
         let args = n.child_by_field_name("arguments")?;
@@ -42,9 +43,9 @@ impl<'t> Extractor<'_, 't> {
         let Some(f) = n.child_by_field_name("function") else {
             return;
         };
-        let is_define = match self.text(f).as_str() {
-            "define" => true,
-            "require" | "requirejs" => false,
+        let is_define = match self.src.get(f.byte_range()) {
+            Some(b"define") => true,
+            Some(b"require" | b"requirejs") => false,
             _ => return,
         };
         let Some(args) = n.child_by_field_name("arguments") else {

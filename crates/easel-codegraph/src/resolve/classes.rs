@@ -256,8 +256,9 @@ impl<'a> Resolver<'a> {
             return self.module_member(m, &d.clone(), depth + 1, with_stars);
         }
         let js = f.lang.is_js_family();
+        let cjs = self.idx[m as usize].cjs;
         // CommonJS `exports.x = v` is what other modules get as `x`, whatever `x` is inside.
-        if js
+        if cjs
             && let Some(bs) = self.idx[m as usize]
                 .bindings
                 .get(&(None, crate::extract::cjs_export_key(name)))
@@ -293,10 +294,13 @@ impl<'a> Resolver<'a> {
             // CommonJS: a property of the object `module.exports` was set to
             // (`module.exports = { a, b: f }`); a default import of such a module is the
             // module's value itself.
-            let whole = self.js_module_value(m, depth + 1);
             if name == "default" {
-                return whole;
+                return self.js_module_value(m, depth + 1);
             }
+            if !cjs {
+                return Vec::new();
+            }
+            let whole = self.js_module_value(m, depth + 1);
             let mut out = Vec::new();
             for v in whole.iter().filter(|v| !matches!(v, Val::Module(_))) {
                 out.extend(self.member(v, name, depth + 1));
