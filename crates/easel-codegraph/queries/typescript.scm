@@ -63,34 +63,9 @@
 (export_statement "default" declaration: [(function_declaration name: (identifier) @export.default)
                                           (class_declaration name: (type_identifier) @export.default)])
 
-; Anonymous default exports are named `default`; CommonJS `module.exports = function` is
-; `exports`, `exports.x = function` / `module.exports.x = ...` is `x`.
-(export_statement "default" @lambda.name value: [(arrow_function) (function_expression) (generator_function)] @lambda)
-(export_statement "default" @class.name value: (class (class_heritage (extends_clause value: (_) @class.base))? body: (class_body) @class.body) @class)
-(assignment_expression
-  left: (member_expression object: [(identifier) (member_expression)] @_obj
-                           property: (property_identifier) @lambda.name)
-  right: [(arrow_function) (function_expression) (generator_function)] @lambda
-  (#match? @_obj "^(exports|module\\.exports)$"))
-(assignment_expression
-  left: (member_expression object: (identifier) @_obj property: (property_identifier) @lambda.name)
-  right: [(arrow_function) (function_expression) (generator_function)] @lambda
-  (#eq? @_obj "module") (#eq? @lambda.name "exports"))
-(assignment_expression
-  left: (member_expression object: [(identifier) (member_expression)] @_obj
-                           property: (property_identifier) @class.name)
-  right: (class (class_heritage (extends_clause value: (_) @class.base))? body: (class_body) @class.body) @class
-  (#match? @_obj "^(exports|module\\.exports)$"))
-(assignment_expression
-  left: (member_expression object: (identifier) @_obj property: (property_identifier) @class.name)
-  right: (class (class_heritage (extends_clause value: (_) @class.base))? body: (class_body) @class.body) @class
-  (#eq? @_obj "module") (#eq? @class.name "exports"))
-(assignment_expression
-  left: (member_expression) @_obj
-  right: (object (pair key: [(property_identifier) (string)] @lambda.name
-                       value: [(arrow_function) (function_expression) (generator_function)] @lambda))
-  (#eq? @_obj "module.exports"))
-; Re-exports (`export { a } from`, `export * from`), `export { a as b }`, TypeScript `export =`.
+; Re-exports (`export { a } from`, `export * from`), `export { a as b }`, TypeScript `export =`;
+; anonymous default exports and CommonJS `module.exports = function` are named by the extractor
+; (patterns for them would make compiling this query several times slower).
 (export_statement) @import
 
 ; Namespaces (`namespace A.B { ... }`, `module M { ... }`) are containers of their exports.

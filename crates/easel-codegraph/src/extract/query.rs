@@ -299,8 +299,17 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.call_decorator) {
             x.pending.push(Pending::Decorator(n));
         } else if let Some(n) = get(k.import) {
+            if lang.is_js_family() && n.kind() == "export_statement" {
+                x.default_export_def(n);
+            }
             x.pending.push(Pending::Import(n));
         } else if let Some(n) = get(k.assign) {
+            if lang.is_js_family()
+                && n.kind() == "assignment_expression"
+                && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
+            {
+                x.cjs_export_defs(l, r);
+            }
             x.pending.push(Pending::Assign {
                 node: n,
                 left: get(k.assign_left),
