@@ -66,7 +66,7 @@
 ; Re-exports (`export { a } from`, `export * from`), `export { a as b }`, TypeScript `export =`;
 ; anonymous default exports and CommonJS `module.exports = function` are named by the extractor
 ; (patterns for them would make compiling this query several times slower).
-(export_statement) @import
+(export_statement !declaration) @import
 
 ; Namespaces (`namespace A.B { ... }`, `module M { ... }`) are containers of their exports.
 (internal_module name: (_) @class.name body: (statement_block) @class.body) @namespace
