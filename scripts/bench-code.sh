@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # Benchmarks `easel code init` on real code fetched from the package registries at bench time:
-# the flask and requests sdists (PyPI), a large npm package, a large crate (crates.io through
-# cargo), all of them together, and the django sdist (PyPI) as a large Python project. Prints a Markdown table: lines, files, cold init, warm
+# the flask and requests sdists (PyPI), a large npm package (rxjs: mostly compiled JavaScript), an
+# npm package that ships its TypeScript sources (effect: `src/*.ts` with `.js` specifiers), a
+# large crate (crates.io through cargo), all of them together, and the django sdist (PyPI) as a
+# large Python project. Prints a Markdown table: lines, files, cold init, warm
 # re-init with nothing changed, re-init after one file changed, and peak memory.
 #
 # Usage: scripts/bench-code.sh [WORKDIR]    (default: a fresh folder under /tmp)
-#   CORPORA="flask all"   measure only these corpora (default: all six)
+#   CORPORA="flask all"   measure only these corpora (default: all seven)
 #   EASEL=path/to/easel   measure this binary instead of building the release one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 NPM_PKG=${NPM_PKG:-rxjs@7.8.2}
+NPM_TS_PKG=${NPM_TS_PKG:-effect@3.12.0}
 CRATE=${CRATE:-syn@2.0.110}
 WORK=${1:-$(mktemp -d /tmp/easel-code-bench.XXXXXX)}
 mkdir -p "$WORK/src"
 
-CORPORA=${CORPORA:-flask requests npm crate all django}
+CORPORA=${CORPORA:-flask requests npm npm-ts crate all django}
 if [ -z "${EASEL:-}" ]; then
   cargo build --release -q -p easel-cli
   EASEL="${CARGO_TARGET_DIR:-$PWD/target}/release/easel"
@@ -35,6 +38,11 @@ fetch() {
   if [ ! -d npm ]; then
     (cd "$WORK/dl" && npm pack -q "$NPM_PKG" >/dev/null)
     mkdir npm && tar xzf "$WORK"/dl/*.tgz -C npm
+  fi
+  if [ ! -d npm-ts ] && [[ " $CORPORA " == *" npm-ts "* ]]; then
+    mkdir -p "$WORK/dl-ts"
+    (cd "$WORK/dl-ts" && npm pack -q "$NPM_TS_PKG" >/dev/null)
+    mkdir npm-ts && tar xzf "$WORK"/dl-ts/*.tgz -C npm-ts
   fi
   if [ ! -d crate ]; then
     # Let cargo itself fetch the crate's source from crates.io.

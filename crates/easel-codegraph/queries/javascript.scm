@@ -48,6 +48,11 @@
 (export_statement "default" declaration: [(function_declaration name: (identifier) @export.default)
                                           (class_declaration name: (identifier) @export.default)])
 
+; Re-exports (`export { a } from`, `export * from`), `export { a as b }`, TypeScript `export =`;
+; anonymous default exports and CommonJS `module.exports = function` are named by the extractor
+; (patterns for them would make compiling this query several times slower).
+(export_statement !declaration) @import
+
 ; Callbacks are scopes of their own: their parameters are not the enclosing names.
 (arrow_function) @scope
 (function_expression) @scope

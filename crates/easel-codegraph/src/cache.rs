@@ -89,6 +89,15 @@ impl Stamp {
         self.mtime_ns < nanos
     }
 
+    /// The stamp with a salt mixed in: a JavaScript or TypeScript file's stamp changes with
+    /// the repository's `tsconfig.json` files, which change what its facts say.
+    pub(crate) fn salted(self, salt: u64) -> Stamp {
+        Stamp {
+            size: self.size ^ salt,
+            mtime_ns: self.mtime_ns,
+        }
+    }
+
     pub(crate) fn of(m: &std::fs::Metadata) -> Option<Stamp> {
         let mtime = m
             .modified()

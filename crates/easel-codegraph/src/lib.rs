@@ -40,6 +40,7 @@ mod model;
 mod pipeline;
 mod resolve;
 mod sniff;
+mod tsconfig;
 
 pub use cache::CACHE_DIR;
 pub use callgraph::call_graph;

@@ -11,7 +11,9 @@
 
 use crate::error::GraphError;
 use crate::sniff::{self, SkipReason, Skipped};
-use crate::{Graph, Lang, budget, cache, extract, files, graph_json, incremental, resolve};
+use crate::{
+    Graph, Lang, budget, cache, extract, files, graph_json, incremental, resolve, tsconfig,
+};
 use rayon::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -66,7 +68,7 @@ pub struct Built {
 /// Every source file under `root` that a language here knows, honouring `.gitignore`,
 /// `.ignore` and hidden files; paths relative to `root`, sorted.
 pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, GraphError> {
-    discover_all(root).map(|(files, _)| files)
+    discover_all(root).map(|(files, _, _)| files)
 }
 
 /// Build the graph of the repository at `root`.
@@ -84,7 +86,8 @@ pub fn build_then<T>(
     then: impl FnOnce(&Built) -> T,
 ) -> Result<(Built, T), GraphError> {
     let start = Instant::now();
-    let (files, too_large) = discover_all(root)?;
+    let (files, too_large, configs) = discover_all(root)?;
+    let ts = tsconfig::TsConfigs::load(root, &configs);
     tracing::debug!(
         ms = start.elapsed().as_millis(),
         files = files.len(),
@@ -92,7 +95,7 @@ pub fn build_then<T>(
     );
     let settled = settled_before_now();
     if opts.use_cache
-        && let Some((graph, lines)) = kept_when_unchanged(root, &files, settled)
+        && let Some((graph, lines)) = kept_when_unchanged(root, &files, settled, ts.salt)
     {
         let stats = BuildStats {
             files: files.len(),
@@ -131,8 +134,8 @@ pub fn build_then<T>(
         total: files.len(),
         report: opts.progress,
     };
-    let loaded = load(root, &files, &cache, settled, &progress);
-    let (parsed, preloaded) = parse_changed(root, &files, &loaded, opts.use_cache, &progress);
+    let loaded = load(root, &files, &cache, settled, ts.salt, &progress);
+    let (parsed, preloaded) = parse_changed(root, &files, &loaded, opts.use_cache, &ts, &progress);
     let Gathered {
         items,
         keys,
@@ -148,6 +151,10 @@ pub fn build_then<T>(
             .map_err(|e| e.to_string())
             .and_then(|bytes| extract::extract(h.lang, &h.path, &bytes))
             .or_else(|_| extract::extract(h.lang, &h.path, b""))
+            .map(|mut f| {
+                ts.rewrite(&mut f);
+                f
+            })
             .unwrap_or_else(|e| panic!("no facts for {}: {e}", h.path))
     });
     tracing::debug!(ms = start.elapsed().as_millis(), "facts ready");
@@ -215,7 +222,8 @@ pub fn build_then<T>(
 type Found = Vec<(String, Lang)>;
 
 /// Phase 1: the source files under `root`, and those left out for their size.
-fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>), GraphError> {
+/// Also the `tsconfig.json` / `jsconfig.json` files, whose path aliases imports may use.
+fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>, Vec<String>), GraphError> {
     if !root.is_dir() {
         return Err(GraphError::NotADirectory {
             path: root.to_path_buf(),
@@ -223,6 +231,7 @@ fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>), GraphError> {
     }
     let mut out = Vec::new();
     let mut large = Vec::new();
+    let mut configs = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
@@ -241,6 +250,12 @@ fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>), GraphError> {
         }
         let path = entry.path();
         let Some(lang) = Lang::from_path(path) else {
+            if tsconfig::is_config(&entry.file_name().to_string_lossy())
+                && let Ok(rel) = path.strip_prefix(root)
+            {
+                let rel = rel.components().map(|c| c.as_os_str().to_string_lossy());
+                configs.push(rel.collect::<Vec<_>>().join("/"));
+            }
             continue;
         };
         let Ok(rel) = path.strip_prefix(root) else {
@@ -262,7 +277,8 @@ fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>), GraphError> {
     }
     out.sort();
     large.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok((out, large))
+    configs.sort();
+    Ok((out, large, configs))
 }
 
 /// Timestamps are coarse: a file written in the last two seconds may have changed again
@@ -280,7 +296,12 @@ fn settled_before_now() -> u128 {
 /// removed, and the graph of exactly these inputs kept: nothing to read, decode or resolve,
 /// and only the stamps and the graph are loaded (a hook may call this on every tool call of
 /// an agent). The graph and its line count, or `None` to build.
-fn kept_when_unchanged(root: &Path, files: &Found, settled: u128) -> Option<(Graph, u64)> {
+fn kept_when_unchanged(
+    root: &Path,
+    files: &Found,
+    settled: u128,
+    salt: u64,
+) -> Option<(Graph, u64)> {
     let total = files.len();
     if total == 0 {
         return None;
@@ -291,9 +312,9 @@ fn kept_when_unchanged(root: &Path, files: &Found, settled: u128) -> Option<(Gra
     }
     let keys: Vec<[u8; 32]> = files
         .par_iter()
-        .map(|(rel, _)| {
+        .map(|(rel, lang)| {
             let m = std::fs::metadata(root.join(rel)).ok()?;
-            let st = cache::Stamp::of(&m)?;
+            let st = salted(cache::Stamp::of(&m)?, *lang, salt);
             if !st.older_than(settled) {
                 return None;
             }
@@ -341,12 +362,13 @@ fn load<'c>(
     files: &Found,
     cache: &'c cache::Cache,
     settled: u128,
+    salt: u64,
     progress: &Progress,
 ) -> Vec<Result<Loaded<'c>, String>> {
     files
         .par_iter()
         .map(|(rel, lang)| {
-            let r = load_one(root, rel, *lang, cache, settled);
+            let r = load_one(root, rel, *lang, cache, settled, salt);
             if !matches!(r, Ok((Got::Parse(..), ..))) {
                 progress.one_more();
             }
@@ -361,6 +383,7 @@ fn load_one<'c>(
     lang: Lang,
     cache: &'c cache::Cache,
     settled: u128,
+    salt: u64,
 ) -> Result<Loaded<'c>, String> {
     let path = root.join(rel);
     // A file whose size and modification time are those of the last run has the content hash
@@ -368,7 +391,8 @@ fn load_one<'c>(
     // them; their head now.
     let stamp = std::fs::metadata(&path)
         .ok()
-        .and_then(|m| cache::Stamp::of(&m));
+        .and_then(|m| cache::Stamp::of(&m))
+        .map(|st| salted(st, lang, salt));
     if let Some(st) = stamp
         && st.older_than(settled)
         && let Some(key) = cache.key_for(rel, st)
@@ -382,7 +406,7 @@ fn load_one<'c>(
     }
     let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
     let lang = refine_lang(rel, lang, &bytes);
-    let key = content_key(rel, lang, &bytes);
+    let key = content_key(rel, lang, &bytes, salt);
     if let Some((h, raw)) = cache.head(&key) {
         return Ok((Got::Cached(h, raw), key, stamp));
     }
@@ -411,6 +435,7 @@ fn parse_changed(
     files: &Found,
     loaded: &[Result<Loaded, String>],
     use_cache: bool,
+    ts: &tsconfig::TsConfigs,
     progress: &Progress,
 ) -> (Parsed, Preloaded) {
     let to_parse: Vec<usize> = (0..loaded.len())
@@ -423,7 +448,10 @@ fn parse_changed(
                 .map(|&i| {
                     let r = match &loaded[i] {
                         Ok((Got::Parse(bytes, lang), ..)) => {
-                            extract::extract_within(*lang, &files[i].0, bytes)
+                            extract::extract_within(*lang, &files[i].0, bytes).map(|mut f| {
+                                ts.rewrite(&mut f);
+                                f
+                            })
                         }
                         _ => Err(budget::Failure::Error(String::new())),
                     };
@@ -610,11 +638,14 @@ fn store<T, R: Send>(
 
 /// The cache key of a file: its path, language and bytes, and the version of the extractor.
 /// Editing a query file changes what is extracted, so the query text is part of every key.
-fn content_key(rel: &str, lang: Lang, bytes: &[u8]) -> [u8; 32] {
+fn content_key(rel: &str, lang: Lang, bytes: &[u8], salt: u64) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(cache::FORMAT.as_bytes());
     h.update(lang.name().as_bytes());
     h.update(query_digest(lang));
+    if lang.is_js_family() && salt != 0 {
+        h.update(salt.to_le_bytes());
+    }
     h.update([0]);
     h.update(rel.as_bytes());
     h.update([0]);
@@ -632,6 +663,16 @@ fn query_digest(lang: Lang) -> &'static [u8; 32] {
     });
     let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
     &all[i]
+}
+
+/// A file's stamp as the cache keeps it: JavaScript and TypeScript files' with the salt of
+/// the repository's `tsconfig.json` files (see [`tsconfig::TsConfigs::salt`]).
+fn salted(st: cache::Stamp, lang: Lang, salt: u64) -> cache::Stamp {
+    if lang.is_js_family() && salt != 0 {
+        st.salted(salt)
+    } else {
+        st
+    }
 }
 
 /// `.h` is C or C++: a header that uses C++ syntax is parsed with the C++ grammar, so its

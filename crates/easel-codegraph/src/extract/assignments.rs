@@ -365,6 +365,24 @@ impl<'t> Extractor<'_, 't> {
             }
             Some(vec![self.text(obj), "[*]".to_string()])
         });
+        // CommonJS: `module.exports = v` binds the module's value, `exports`, and
+        // `exports.x = v` / `module.exports.x = v` its exported name `x` (as `exports.x`, a
+        // name no code can shadow or read bare), wherever they run. Functions and classes
+        // assigned there are definitions named `x`; `exports.x = void 0` binds nothing.
+        let (target, scope) = match target {
+            Some(t) if self.lang.is_js_family() => match cjs_export(&t) {
+                Some(t) => {
+                    let known = right
+                        .is_some_and(|r| self.segs(r).is_some() || !self.elements(r).is_empty());
+                    if !known {
+                        return;
+                    }
+                    (Some(t), None)
+                }
+                None => (Some(t), scope),
+            },
+            t => (t, scope),
+        };
         match target {
             Some(target) if !target.is_empty() => {
                 let value = right.and_then(|r| self.segs(r));
@@ -427,4 +445,20 @@ impl<'t> Extractor<'_, 't> {
             };
         self.add_literal(key, star, elements)
     }
+}
+
+/// The module-level name a CommonJS export assignment binds: `module.exports` is `exports`,
+/// `exports.x` and `module.exports.x` are `exports.x` (see [`cjs_export_key`]).
+fn cjs_export(target: &[String]) -> Option<Vec<String>> {
+    match target {
+        [m, e] if m == "module" && e == "exports" => Some(vec![e.clone()]),
+        [e, x] if e == "exports" => Some(vec![cjs_export_key(x)]),
+        [m, e, x] if m == "module" && e == "exports" => Some(vec![cjs_export_key(x)]),
+        _ => None,
+    }
+}
+
+/// The binding of a CommonJS `exports.x`: other modules read `x` there first.
+pub(crate) fn cjs_export_key(name: &str) -> String {
+    format!("exports.{name}")
 }

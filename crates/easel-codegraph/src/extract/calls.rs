@@ -65,6 +65,9 @@ impl<'t> Extractor<'_, 't> {
     pub(super) fn call(&mut self, n: Node) {
         let line = n.start_position().row as u32 + 1;
         let scope = self.scope_of(n.start_byte() as u32);
+        if self.lang.is_js_family() && n.kind() == "call_expression" {
+            self.js_module_call(n, scope, line);
+        }
         let field = |f: &str| n.child_by_field_name(f);
         let (callee, text, is_new) = match n.kind() {
             "new_expression" | "object_creation_expression" => {
@@ -135,7 +138,13 @@ impl<'t> Extractor<'_, 't> {
             }
         };
         let text = squash(&text);
-        let callee = callee.unwrap_or_default();
+        let mut callee = callee.unwrap_or_default();
+        // `module.exports.f()` is `exports.f()`: the module's own exports.
+        if self.lang.is_js_family()
+            && matches!(callee.as_slice(), [Seg::Name(m), Seg::Name(e), ..] if m == "module" && e == "exports")
+        {
+            callee.remove(0);
+        }
         let (args, kwargs, spread) = match field("arguments") {
             Some(a) => self.arguments(a),
             // `<Button onPress={save} />` calls `Button` with its props, one object.

@@ -52,6 +52,97 @@ pub(super) fn cond_blocks(n: Node, out: &mut Vec<(u32, u32)>) {
 }
 
 impl<'t> Extractor<'_, 't> {
+    /// `export default function () {}`, `export default () => ...`, `export default class
+    /// {}`: definitions named `default`.
+    pub(super) fn default_export_def(&mut self, n: Node) {
+        let Some(v) = n.child_by_field_name("value") else {
+            return;
+        };
+        let mut cur = n.walk();
+        if n.children(&mut cur).any(|c| c.kind() == "default") {
+            self.value_def(v, "default".into());
+        }
+    }
+
+    /// CommonJS exports written as functions or classes: `module.exports = function` is
+    /// `exports`, `exports.x = ...` and `module.exports.x = ...` are `x`, and the functions of
+    /// `module.exports = { x: function () {} }` are `x`.
+    pub(super) fn cjs_export_defs(&mut self, left: Node, right: Node) {
+        if left.kind() != "member_expression" {
+            return;
+        }
+        let (Some(obj), Some(prop)) = (
+            left.child_by_field_name("object"),
+            left.child_by_field_name("property"),
+        ) else {
+            return;
+        };
+        let src = self.src;
+        let text = |n: Node| src.get(n.byte_range()).unwrap_or_default();
+        let name = match (text(obj), text(prop)) {
+            (b"module", b"exports") => "exports".to_string(),
+            (b"exports" | b"module.exports", _) => self.text(prop),
+            _ => return,
+        };
+        if right.kind() == "object" && name == "exports" {
+            for pair in named_parts(right) {
+                if pair.kind() != "pair" {
+                    continue;
+                }
+                if let (Some(k), Some(v)) = (
+                    pair.child_by_field_name("key"),
+                    pair.child_by_field_name("value"),
+                ) && matches!(k.kind(), "property_identifier" | "string")
+                {
+                    self.value_def(v, unquote(&self.text(k)));
+                }
+            }
+            return;
+        }
+        self.value_def(right, name);
+    }
+
+    /// A function or class written as a value, defined under `name` (anything else is not a
+    /// definition).
+    fn value_def(&mut self, v: Node, name: String) {
+        match v.kind() {
+            "function_expression" | "arrow_function" | "generator_function" => {
+                let params = v
+                    .child_by_field_name("parameters")
+                    .map(|p| self.params(p))
+                    .or_else(|| {
+                        v.child_by_field_name("parameter")
+                            .map(|p| vec![self.text(p)])
+                    })
+                    .unwrap_or_default();
+                let body = v.child_by_field_name("body").unwrap_or(v);
+                self.add_def(v, body, DefKind::Func, name, Vec::new(), None, true);
+                if let Some(d) = self.facts.defs.last_mut() {
+                    d.params = params;
+                }
+            }
+            "class" => {
+                let mut bases = Vec::new();
+                let mut cur = v.walk();
+                for h in v.named_children(&mut cur) {
+                    if h.kind() != "class_heritage" {
+                        continue;
+                    }
+                    // JavaScript: `extends X`; TypeScript: an `extends_clause` with a value.
+                    let base = h
+                        .named_child(0)
+                        .map(|c| c.child_by_field_name("value").unwrap_or(c));
+                    if let Some(b) = base.and_then(|b| self.segs(b)) {
+                        bases.push(b);
+                    }
+                }
+                let body = v.child_by_field_name("body").unwrap_or(v);
+                self.add_def(v, body, DefKind::Class, name, bases, None, false);
+            }
+            _ => {}
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn add_def(
         &mut self,

@@ -391,6 +391,12 @@ impl<'t> Extractor<'_, 't> {
                 self.segs_into(obj, out, depth + 1)?;
             }
             "call_expression" | "invocation_expression" => {
+                if self.lang.is_js_family()
+                    && let Some(path) = self.require_path(n)
+                {
+                    out.push(Seg::Name(require_key(&path)));
+                    return Some(());
+                }
                 self.segs_into(field("function")?, out, depth + 1)?;
                 out.push(Seg::Call);
             }

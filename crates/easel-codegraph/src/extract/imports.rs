@@ -3,12 +3,13 @@
 use super::*;
 
 impl<'t> Extractor<'_, 't> {
+    /// The module `require('./m')` or a dynamic `import('./m')` loads.
     pub(super) fn require_path(&self, n: Node) -> Option<String> {
         if n.kind() != "call_expression" {
             return None;
         }
         let f = n.child_by_field_name("function")?;
-        if self.text(f) != "require" {
+        if f.kind() != "import" && self.src.get(f.byte_range()) != Some(b"require".as_slice()) {
             return None;
         }
         let args = n.child_by_field_name("arguments")?;
@@ -17,6 +18,109 @@ impl<'t> Extractor<'_, 't> {
             return None;
         }
         Some(unquote(&self.text(s)))
+    }
+
+    /// Module systems written as calls: `require('./m')` used in place (`require('./m').f()`)
+    /// is an import under a name no code can write, which [`Extractor::segs`] gives that call;
+    /// AMD `define([deps], factory)` and `require([deps], callback)` bind each dependency to
+    /// the factory's parameter, and a module's value is what its `define` factory returns.
+    pub(super) fn js_module_call(&mut self, n: Node, scope: Option<u32>, line: u32) {
+        if let Some(path) = self.require_path(n) {
+            if n.parent()
+                .is_some_and(|p| p.kind() != "variable_declarator")
+            {
+                self.facts.imports.push(ImportFact {
+                    scope,
+                    line,
+                    kind: ImportKind::Module {
+                        alias: Some(require_key(&path)),
+                        path,
+                    },
+                });
+            }
+            return;
+        }
+        let Some(f) = n.child_by_field_name("function") else {
+            return;
+        };
+        let is_define = match self.src.get(f.byte_range()) {
+            Some(b"define") => true,
+            Some(b"require" | b"requirejs") => false,
+            _ => return,
+        };
+        let Some(args) = n.child_by_field_name("arguments") else {
+            return;
+        };
+        let parts = named_parts(args);
+        let deps: Vec<Option<String>> = parts
+            .iter()
+            .find(|a| a.kind() == "array")
+            .map(|a| {
+                named_parts(*a)
+                    .into_iter()
+                    .map(|s| (s.kind() == "string").then(|| unquote(&self.text(s))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(factory) = parts
+            .iter()
+            .rev()
+            .find(|a| matches!(a.kind(), "function_expression" | "arrow_function"))
+        else {
+            return;
+        };
+        let start = factory.start_byte() as u32;
+        let Some(fd) = self
+            .facts
+            .defs
+            .iter()
+            .position(|d| d.start_byte == start && d.kind == DefKind::Scope)
+        else {
+            return;
+        };
+        let fline = self.facts.defs[fd].start_line;
+        let params = self.facts.defs[fd].params.clone();
+        for (dep, param) in deps.into_iter().zip(params) {
+            let Some(path) = dep else { continue };
+            if matches!(path.as_str(), "require" | "exports" | "module") {
+                continue;
+            }
+            self.facts.imports.push(ImportFact {
+                scope: Some(fd as u32),
+                line: fline,
+                kind: ImportKind::Module {
+                    path,
+                    alias: Some(param),
+                },
+            });
+        }
+        if !is_define || scope.is_some() {
+            return;
+        }
+        // The module's value: what the factory returns at its top level.
+        let Some(body) = factory.child_by_field_name("body") else {
+            return;
+        };
+        let returned = if body.kind() == "statement_block" {
+            named_parts(body)
+                .into_iter()
+                .find(|c| c.kind() == "return_statement")
+                .and_then(|r| r.named_child(0))
+        } else {
+            Some(body)
+        };
+        if let Some(v) = returned {
+            let value = self.segs(v);
+            let elements = self.elements(v);
+            self.facts.assigns.push(AssignFact {
+                scope: None,
+                target: vec!["exports".into()],
+                value,
+                type_name: None,
+                elements,
+                line,
+            });
+        }
     }
 
     pub(super) fn import(&mut self, n: Node) {
@@ -97,6 +201,25 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             (l, "import_statement") if l.is_js_family() => {
+                let mut cur = n.walk();
+                let required = n
+                    .named_children(&mut cur)
+                    .find(|c| c.kind() == "import_require_clause");
+                // TypeScript `import x = require('./m')`: `x` is what the module exports.
+                if let Some(r) = required {
+                    if let (Some(id), Some(src)) =
+                        (first_identifier(r), r.child_by_field_name("source"))
+                    {
+                        out.push(ImportKind::Module {
+                            path: unquote(&self.text(src)),
+                            alias: Some(self.text(id)),
+                        });
+                    }
+                    for kind in out {
+                        self.facts.imports.push(ImportFact { scope, line, kind });
+                    }
+                    return;
+                }
                 let Some(src) = n.child_by_field_name("source") else {
                     return;
                 };
@@ -156,6 +279,7 @@ impl<'t> Extractor<'_, 't> {
                     out.push(ImportKind::Star { path, level: 0 });
                 }
             }
+            (l, "export_statement") if l.is_js_family() => self.export(n, scope, line, &mut out),
             (Lang::Go, _) => {
                 let mut specs = Vec::new();
                 collect_kind(n, "import_spec", &mut specs);
@@ -258,6 +382,123 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
+    /// An `export` statement: re-exports from another module are imports under the exported
+    /// name (`export { a as b } from`, `export * from`, `export * as ns from`); a local
+    /// `export { a as b }` binds `b` to `a` (`default` sets the default export); TypeScript's
+    /// `export = x` is the module's CommonJS value, `exports`.
+    fn export(&mut self, n: Node, scope: Option<u32>, line: u32, out: &mut Vec<ImportKind>) {
+        let source = n
+            .child_by_field_name("source")
+            .map(|s| unquote(&self.text(s)));
+        let mut cur = n.walk();
+        let mut clause = None;
+        let mut ns = None;
+        let mut assigned = None;
+        let mut after_eq = false;
+        for ch in n.children(&mut cur) {
+            match ch.kind() {
+                "export_clause" => clause = Some(ch),
+                "namespace_export" => ns = Some(ch),
+                "=" => after_eq = true,
+                _ if after_eq && ch.is_named() && assigned.is_none() => assigned = Some(ch),
+                _ => {}
+            }
+        }
+        // `export default new Service()`, `export default { ... }`: a value named `default`
+        // (functions and classes are definitions of that name, identifiers name what is
+        // exported).
+        if let Some(v) = n.child_by_field_name("value")
+            && !matches!(
+                v.kind(),
+                "identifier"
+                    | "function_expression"
+                    | "arrow_function"
+                    | "generator_function"
+                    | "class"
+            )
+        {
+            let value = self.segs(v);
+            let elements = self.elements(v);
+            if value.is_some() || !elements.is_empty() {
+                self.facts.assigns.push(AssignFact {
+                    scope,
+                    target: vec!["default".into()],
+                    value,
+                    type_name: None,
+                    elements,
+                    line,
+                });
+            }
+            return;
+        }
+        if let Some(v) = assigned {
+            let value = self.segs(v);
+            let elements = self.elements(v);
+            self.facts.assigns.push(AssignFact {
+                scope,
+                target: vec!["exports".into()],
+                value,
+                type_name: None,
+                elements,
+                line,
+            });
+            return;
+        }
+        let Some(path) = source else {
+            let Some(clause) = clause else {
+                return;
+            };
+            let mut c2 = clause.walk();
+            for spec in clause.named_children(&mut c2) {
+                let (Some(name), Some(alias)) = (
+                    spec.child_by_field_name("name"),
+                    spec.child_by_field_name("alias"),
+                ) else {
+                    continue;
+                };
+                let (name, alias) = (unquote(&self.text(name)), unquote(&self.text(alias)));
+                if alias == "default" {
+                    self.facts.default_export = Some(name);
+                } else if alias != name {
+                    self.facts.assigns.push(AssignFact::plain(
+                        scope,
+                        vec![alias],
+                        Some(vec![Seg::Name(name)]),
+                        line,
+                    ));
+                }
+            }
+            return;
+        };
+        if let Some(ns) = ns {
+            if let Some(id) = ns.named_child(0) {
+                out.push(ImportKind::Module {
+                    path,
+                    alias: Some(unquote(&self.text(id))),
+                });
+            }
+            return;
+        }
+        let Some(clause) = clause else {
+            out.push(ImportKind::Star { path, level: 0 });
+            return;
+        };
+        let mut c2 = clause.walk();
+        for spec in clause.named_children(&mut c2) {
+            let Some(name) = spec.child_by_field_name("name") else {
+                continue;
+            };
+            out.push(ImportKind::From {
+                path: path.clone(),
+                level: 0,
+                name: unquote(&self.text(name)),
+                alias: spec
+                    .child_by_field_name("alias")
+                    .map(|a| unquote(&self.text(a))),
+            });
+        }
+    }
+
     pub(super) fn rust_use(&self, n: Node, prefix: String, out: &mut Vec<ImportKind>) {
         let join = |p: &str, s: &str| {
             if p.is_empty() {
@@ -323,4 +564,10 @@ impl<'t> Extractor<'_, 't> {
             _ => {}
         }
     }
+}
+
+/// The name an import of `require('./m')` written in place binds: not an identifier, so no
+/// code can shadow it.
+pub(super) fn require_key(path: &str) -> String {
+    format!("require({path})")
 }

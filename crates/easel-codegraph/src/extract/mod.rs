@@ -14,10 +14,12 @@ mod literals;
 mod query;
 mod values;
 
+pub(crate) use assignments::cjs_export_key;
 use calls::*;
 use definitions::*;
 use expressions::*;
 pub use facts::*;
+use imports::require_key;
 use query::*;
 pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
 pub(crate) use query::{extract_within, prepare};

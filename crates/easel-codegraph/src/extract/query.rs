@@ -183,6 +183,32 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             if lang.is_js_family() {
                 x.name_fields(body);
             }
+            let name_node = get(k.class_name);
+            // TypeScript `namespace A.B { }` is `namespace A { namespace B { } }`: `A` spans
+            // the whole declaration, `B` starts at its name.
+            let nested = name_node.filter(|m| is_ns && m.kind() == "nested_identifier");
+            if let Some(m) = nested {
+                let mut parts = Vec::new();
+                nested_parts(m, &mut parts);
+                for (i, p) in parts.iter().enumerate() {
+                    let at = if i == 0 { n } else { *p };
+                    x.add_def(
+                        at,
+                        body,
+                        DefKind::Class,
+                        x.text(*p),
+                        Vec::new(),
+                        None,
+                        false,
+                    );
+                    if let Some(d) = x.facts.defs.last_mut() {
+                        d.is_namespace = true;
+                        d.end_byte = n.end_byte() as u32;
+                        d.end_line = n.end_position().row as u32 + 1;
+                    }
+                }
+                continue;
+            }
             x.add_def(n, body, DefKind::Class, name, bases, None, false);
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
@@ -236,7 +262,12 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 }
             }
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
-            let name = x.text(name);
+            // `{ 'quoted': () => ... }` is named by the key's text.
+            let name = if name.kind() == "string" {
+                unquote(&x.text(name))
+            } else {
+                x.text(name)
+            };
             let params = n
                 .child_by_field_name("parameters")
                 .map(|p| x.params(p))
@@ -302,12 +333,18 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.call_decorator) {
             x.pending.push(Pending::Decorator(n));
         } else if let Some(n) = get(k.import) {
+            if lang.is_js_family() && n.kind() == "export_statement" {
+                x.default_export_def(n);
+            }
             x.pending.push(Pending::Import(n));
         } else if let Some(n) = get(k.assign) {
             if lang.is_js_family()
                 && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
             {
                 x.name_value(l, r);
+                if n.kind() == "assignment_expression" {
+                    x.cjs_export_defs(l, r);
+                }
             }
             x.pending.push(Pending::Assign {
                 node: n,
@@ -484,5 +521,19 @@ impl Captures {
             object: i("object"),
             class_expr: i("class.expr"),
         }
+    }
+}
+
+/// The names of a TypeScript `A.B.C` (a `nested_identifier`), outermost first.
+fn nested_parts<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    match (
+        n.child_by_field_name("object"),
+        n.child_by_field_name("property"),
+    ) {
+        (Some(o), Some(p)) => {
+            nested_parts(o, out);
+            out.push(p);
+        }
+        _ => out.push(n),
     }
 }

@@ -272,6 +272,16 @@ impl<'a> Resolver<'a> {
         {
             return self.module_member(m, &d.clone(), depth + 1, with_stars);
         }
+        let js = f.lang.is_js_family();
+        let cjs = self.idx[m as usize].cjs;
+        // CommonJS `exports.x = v` is what other modules get as `x`, whatever `x` is inside.
+        if cjs
+            && let Some(bs) = self.idx[m as usize]
+                .bindings
+                .get(&(None, crate::extract::cjs_export_key(name)))
+        {
+            return self.eval_bindings(m, bs, None, depth + 1);
+        }
         let foreign = self.assigned_from_outside(m, name, depth + 1);
         if let Some(bs) = self.idx[m as usize].bindings.get(&(None, name.to_string())) {
             let mut out = self.eval_bindings(m, bs, None, depth + 1);
@@ -284,7 +294,8 @@ impl<'a> Resolver<'a> {
         if !foreign.is_empty() {
             return foreign;
         }
-        if with_stars && depth < MAX_DEPTH {
+        // `export * from` passes on every name but `default`.
+        if with_stars && depth < MAX_DEPTH && !(js && name == "default") {
             for &si in &self.idx[m as usize].stars {
                 for target in self.import_files(m, si, depth + 1) {
                     if target != m {
@@ -295,6 +306,24 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
+        }
+        if js && name != "exports" && depth < MAX_DEPTH {
+            // CommonJS: a property of the object `module.exports` was set to
+            // (`module.exports = { a, b: f }`); a default import of such a module is the
+            // module's value itself.
+            if name == "default" {
+                return self.js_module_value(m, depth + 1);
+            }
+            if !cjs {
+                return Vec::new();
+            }
+            let whole = self.js_module_value(m, depth + 1);
+            let mut out = Vec::new();
+            for v in whole.iter().filter(|v| !matches!(v, Val::Module(_))) {
+                out.extend(self.member(v, name, depth + 1));
+            }
+            dedup(&mut out);
+            return out;
         }
         Vec::new()
     }
@@ -314,6 +343,9 @@ impl<'a> Resolver<'a> {
     /// A class defined in pieces: Go methods in other files of the package, C++ methods
     /// defined outside the class (`Foo::bar` in a `.cpp`), Rust `impl` blocks in other files.
     pub(super) fn class_parts(&self, c: Ref) -> Vec<Ref> {
+        if self.lang(c.file).is_js_family() {
+            return self.namespace_parts(c);
+        }
         if !matches!(
             self.lang(c.file),
             Lang::Go | Lang::Cpp | Lang::C | Lang::Rust | Lang::CSharp
@@ -331,6 +363,32 @@ impl<'a> Resolver<'a> {
             m.insert(c, (v.clone(), deps.into()));
         }
         v
+    }
+
+    /// A TypeScript namespace declared more than once in a file (`namespace N {}` twice, or
+    /// `namespace A.B {}` next to `namespace A {}`): the declarations merge.
+    pub(super) fn namespace_parts(&self, c: Ref) -> Vec<Ref> {
+        let defs = &self.files[c.file as usize].defs;
+        let def = &defs[c.def as usize];
+        if !def.is_namespace {
+            return vec![c];
+        }
+        let mut parts = vec![c];
+        parts.extend(
+            defs.iter()
+                .enumerate()
+                .filter(|(i, d)| {
+                    *i as DefId != c.def
+                        && d.is_namespace
+                        && d.name == def.name
+                        && d.parent == def.parent
+                })
+                .map(|(i, _)| Ref {
+                    file: c.file,
+                    def: i as DefId,
+                }),
+        );
+        parts
     }
 
     pub(super) fn compute_class_parts(&self, c: Ref) -> Vec<Ref> {

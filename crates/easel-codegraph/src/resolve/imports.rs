@@ -60,6 +60,13 @@ impl<'a> Resolver<'a> {
                 .first()
                 .map(|&t| vec![Val::GoPkg(dir_of(&self.files[t as usize].path).to_string())])
                 .unwrap_or_default(),
+            (ImportKind::Module { .. }, l) if l.is_js_family() => {
+                let mut out = Vec::new();
+                for t in self.import_files(fi, ii, depth + 1) {
+                    out.extend(self.js_module_value(t, depth + 1));
+                }
+                out
+            }
             (ImportKind::Module { .. }, _) => self
                 .import_files(fi, ii, depth + 1)
                 .into_iter()
@@ -93,6 +100,66 @@ impl<'a> Resolver<'a> {
             }
             (ImportKind::Star { .. }, _) => Vec::new(),
         }
+    }
+
+    /// The file a JavaScript or TypeScript specifier names, from the repository root: the
+    /// path itself, with an extension, a folder's index, or the TypeScript source a compiled
+    /// name stands for (`./a.js` for `a.ts`, `.jsx` for `.tsx`, `.mjs` for `.mts`).
+    pub(super) fn js_file(&self, joined: &str) -> Option<FileId> {
+        const EXTS: [&str; 15] = [
+            "",
+            ".ts",
+            ".tsx",
+            ".js",
+            ".jsx",
+            ".mjs",
+            ".cjs",
+            ".mts",
+            ".cts",
+            "/index.ts",
+            "/index.tsx",
+            "/index.js",
+            "/index.jsx",
+            "/index.mjs",
+            "/index.mts",
+        ];
+        for e in EXTS {
+            let cand = format!("{joined}{e}");
+            if let Some(&t) = self.by_path.get(cand.as_str()) {
+                return Some(t);
+            }
+        }
+        let compiled: [(&str, &[&str]); 4] = [
+            (".js", &[".ts", ".tsx"]),
+            (".jsx", &[".tsx"]),
+            (".mjs", &[".mts"]),
+            (".cjs", &[".cts"]),
+        ];
+        for (js, sources) in compiled {
+            if let Some(stem) = joined.strip_suffix(js) {
+                for e in sources {
+                    if let Some(&t) = self.by_path.get(format!("{stem}{e}").as_str()) {
+                        return Some(t);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// What a JavaScript module is as a whole (`require('./m')`, `import * as m`, TypeScript
+    /// `import m = require()`): the module's names, and the value CommonJS `module.exports =`
+    /// (or TypeScript `export =`, an AMD factory's result) gives it.
+    pub(super) fn js_module_value(&self, m: FileId, depth: u32) -> Vec<Val> {
+        let mut out = vec![Val::Module(m)];
+        if let Some(bs) = self.idx[m as usize]
+            .bindings
+            .get(&(None, "exports".to_string()))
+        {
+            out.extend(self.eval_bindings(m, bs, None, depth + 1));
+            dedup(&mut out);
+        }
+        out
     }
 
     pub(super) fn rust_module_val(&self, q: &str) -> Option<Val> {
@@ -234,38 +301,19 @@ impl<'a> Resolver<'a> {
                 out
             }
             l if l.is_js_family() => {
+                // A specifier a tsconfig maps: its root-relative candidates, in order.
+                if path.starts_with('/') {
+                    return path
+                        .split('\n')
+                        .find_map(|c| self.js_file(&normalize(c)))
+                        .into_iter()
+                        .collect();
+                }
                 if !path.starts_with('.') {
                     return Vec::new();
                 }
                 let joined = normalize(&format!("{}/{}", dir_of(&f.path), path));
-                let exts = [
-                    "",
-                    ".ts",
-                    ".tsx",
-                    ".js",
-                    ".jsx",
-                    ".mjs",
-                    ".cjs",
-                    "/index.ts",
-                    "/index.tsx",
-                    "/index.js",
-                    "/index.jsx",
-                ];
-                for e in exts {
-                    let cand = format!("{joined}{e}");
-                    if let Some(&t) = self.by_path.get(cand.as_str()) {
-                        return vec![t];
-                    }
-                }
-                // `./a.js` written for a TypeScript source `./a.ts`.
-                if let Some(stem) = joined.strip_suffix(".js") {
-                    for e in [".ts", ".tsx"] {
-                        if let Some(&t) = self.by_path.get(format!("{stem}{e}").as_str()) {
-                            return vec![t];
-                        }
-                    }
-                }
-                Vec::new()
+                self.js_file(&joined).into_iter().collect()
             }
             Lang::Go => {
                 // The longest folder of the repository whose path ends the import path.

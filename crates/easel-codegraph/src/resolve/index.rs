@@ -508,7 +508,12 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
             (q.clone(), false, q)
         }
     };
+    let cjs = f.lang.is_js_family()
+        && bindings
+            .keys()
+            .any(|(s, n)| s.is_none() && n.starts_with("exports"));
     FileIndex {
+        cjs,
         bindings,
         inst_attrs,
         elem_assigns,

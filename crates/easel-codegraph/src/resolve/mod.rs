@@ -197,6 +197,10 @@ struct FileIndex {
     /// Scope → names declared global/nonlocal there.
     globals: HashSet<(Option<DefId>, String)>,
     stars: Vec<u32>,
+    /// A JavaScript module that binds `exports` or some `exports.x` at its top level
+    /// (CommonJS, TypeScript `export =`, an AMD factory's value): only these are looked up
+    /// that way.
+    cjs: bool,
     /// Module qualname (also the prefix of definition qualnames).
     qualname: String,
     def_prefix: String,

@@ -171,9 +171,10 @@ impl<'a> Resolver<'a> {
                 break;
             }
             let is_class = def.kind == DefKind::Class || def.kind == DefKind::Impl;
-            // A JavaScript class's or object literal's members are never bare names.
+            // A JavaScript class's or object literal's members are never bare names; a
+            // TypeScript namespace's are, inside it (`namespace N { f(); function f() {} }`).
             let class_visible = if lang.is_js_family() {
-                !is_class
+                !is_class || (def.is_namespace && !def.is_object)
             } else {
                 !is_class || origin || lang != Lang::Python
             };
@@ -202,6 +203,18 @@ impl<'a> Resolver<'a> {
                 if let Some(bs) = ix.bindings.get(&(Some(d), name.to_string())) {
                     return self.eval_bindings(fi, bs, if origin { line } else { None }, depth);
                 }
+                // The other declarations of a TypeScript namespace share its exports.
+                if def.is_namespace && lang.is_js_family() {
+                    for p in self
+                        .namespace_parts(Ref { file: fi, def: d })
+                        .into_iter()
+                        .skip(1)
+                    {
+                        if let Some(bs) = ix.bindings.get(&(Some(p.def), name.to_string())) {
+                            return self.eval_bindings(fi, bs, None, depth);
+                        }
+                    }
+                }
                 if is_class && lang.implicit_this() && !origin {
                     let c = Ref {
                         file: fi,
@@ -229,6 +242,10 @@ impl<'a> Resolver<'a> {
         }
         if !foreign.is_empty() {
             return foreign;
+        }
+        // CommonJS `exports` in a module that never replaced it: the module's own names.
+        if name == "exports" && lang.is_js_family() {
+            return vec![Val::Module(fi)];
         }
         self.lookup_outside(fi, name, depth)
     }

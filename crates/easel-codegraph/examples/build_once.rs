@@ -1,0 +1,25 @@
+//! Build the code graph of a folder once, with the cache `easel code init` uses (a benchmark
+//! aid without the CLI: `scripts/bench-codegraph-ab.sh` times it cold and after one file
+//! changed). With `PAIRS=FILE`, the call edges are written there, one `caller -> callee` a line.
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = std::env::args().nth(1).ok_or("usage: build_once DIR")?;
+    let opts = easel_codegraph::BuildOptions {
+        use_cache: true,
+        progress: None,
+    };
+    let built = easel_codegraph::build(std::path::Path::new(&dir), &opts)?;
+    let pairs = built.graph.call_pairs();
+    if let Ok(out) = std::env::var("PAIRS") {
+        let text: String = pairs.iter().map(|(a, b)| format!("{a} -> {b}\n")).collect();
+        std::fs::write(out, text)?;
+    }
+    println!(
+        "{} files, {} parsed, {} resolved, {} edges, {} ms",
+        built.stats.files,
+        built.stats.parsed,
+        built.stats.resolved,
+        pairs.len(),
+        built.stats.millis
+    );
+    Ok(())
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Compares builds of the code graph engine alone (no CLI, no board) between several binaries of
+# the `build_once` example of easel-codegraph, taking their runs in turn so that every binary
+# sees the same load of a shared machine: cold (no cache) and after one file changed. Each
+# binary works on its own copy of the corpus.
+#
+# Usage: [FILE=path/in/corpus] scripts/bench-codegraph-ab.sh CORPUS_DIR RUNS NAME=BINARY [NAME=BINARY ...]
+#   build a binary with: cargo build --release -p easel-codegraph --example build_once
+#   (then copy target/release/examples/build_once aside before changing the code).
+# Prints, per binary: median wall and CPU (user + system) milliseconds, cold and one file changed.
+set -euo pipefail
+corpus=$1 runs=$2
+shift 2
+declare -A bins
+names=()
+for nb in "$@"; do
+  name=${nb%%=*}
+  names+=("$name")
+  bins[$name]=${nb#*=}
+  copy="$corpus-ab-$name"
+  rm -rf "$copy" && cp -r "$corpus" "$copy"
+done
+file=${FILE:-$(cd "$corpus" && find . -name '*.ts' -o -name '*.js' -o -name '*.py' | grep -v '/\.' | sort | sed -n 1p)}
+
+# Wall and CPU milliseconds of one run.
+timed() {
+  local t0 t1 out u s
+  t0=$(date +%s%N)
+  out=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null; } 2>&1 | tail -1)
+  t1=$(date +%s%N)
+  read -r u s <<<"$out"
+  echo "$(( (t1 - t0) / 1000000 )) $(python3 -c "print(round(($u + $s) * 1000))")"
+}
+
+declare -A cold_w cold_c one_w one_c
+for _ in $(seq "$runs"); do
+  for name in "${names[@]}"; do
+    copy="$corpus-ab-$name"
+    rm -rf "$copy/.codecanvas"
+    read -r w c < <(timed "${bins[$name]}" "$copy")
+    cold_w[$name]+="$w "; cold_c[$name]+="$c "
+    echo "// touched by the benchmark $(date +%s%N)" >> "$copy/$file"
+    read -r w c < <(timed "${bins[$name]}" "$copy")
+    one_w[$name]+="$w "; one_c[$name]+="$c "
+  done
+done
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); $runs runs each, file changed: $file"
+echo "| binary | cold wall | cold CPU | one file changed wall | one file changed CPU |"
+echo "|---|---:|---:|---:|---:|"
+for name in "${names[@]}"; do
+  echo "| $name | $(median <<<"${cold_w[$name]}") ms | $(median <<<"${cold_c[$name]}") ms | $(median <<<"${one_w[$name]}") ms | $(median <<<"${one_c[$name]}") ms |"
+done
