@@ -159,17 +159,7 @@ fn parent(rel: &str) -> &str {
 
 /// `dir` joined with a relative path, normalized (`a/b` + `../c` = `a/c`).
 fn join(dir: &str, rel: &str) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for part in dir.split('/').chain(rel.split('/')) {
-        match part {
-            "" | "." => {}
-            ".." => {
-                out.pop();
-            }
-            x => out.push(x),
-        }
-    }
-    out.join("/")
+    crate::resolve::normalize(&format!("{dir}/{rel}"))
 }
 
 /// Reads one config and, first, the configs it extends (their settings are overridden).

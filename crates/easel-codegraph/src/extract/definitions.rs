@@ -571,12 +571,7 @@ impl<'t> Extractor<'_, 't> {
                 Pending::With(n) => self.with_item(n),
                 Pending::JsParams(start, p) => self.js_params(start, p),
                 Pending::LambdaBody(start, body) => {
-                    let d = self
-                        .facts
-                        .defs
-                        .iter()
-                        .position(|d| d.start_byte == start && d.kind == DefKind::Func);
-                    if let Some(d) = d {
+                    if let Some(d) = self.func_def_at(start) {
                         let value = self.segs(body);
                         self.facts.returns.push(ReturnFact {
                             scope: Some(d as u32),

@@ -4,14 +4,17 @@
 use super::*;
 
 impl<'t> Extractor<'_, 't> {
-    /// Default values and the star parameters of the Python function starting at `start`.
-    pub(super) fn defaults(&mut self, start: u32, p: Node) {
-        let Some(d) = self
-            .facts
+    /// The index of the function definition that starts at byte `start`.
+    pub(super) fn func_def_at(&self, start: u32) -> Option<usize> {
+        self.facts
             .defs
             .iter()
             .position(|d| d.start_byte == start && d.kind == DefKind::Func)
-        else {
+    }
+
+    /// Default values and the star parameters of the Python function starting at `start`.
+    pub(super) fn defaults(&mut self, start: u32, p: Node) {
+        let Some(d) = self.func_def_at(start) else {
             return;
         };
         let mut defaults = Vec::new();

@@ -319,12 +319,7 @@ impl<'t> Extractor<'_, 't> {
     /// read from the parameter standing for the pattern, `{0}` for the first), default
     /// values (`cb = helper`), and a rest parameter (`...fns`) collecting the arguments.
     pub(super) fn js_params(&mut self, start: u32, params: Node) {
-        let Some(d) = self
-            .facts
-            .defs
-            .iter()
-            .position(|d| d.start_byte == start && d.kind == DefKind::Func)
-        else {
+        let Some(d) = self.func_def_at(start) else {
             return;
         };
         let line = self.facts.defs[d].start_line;

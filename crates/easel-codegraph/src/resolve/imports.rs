@@ -7,7 +7,8 @@ pub(super) fn common_prefix(a: &str, b: &str) -> usize {
     a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count()
 }
 
-pub(super) fn normalize(p: &str) -> String {
+/// A `/`-separated path without `.`, `..` and empty parts (`a/./b/../c` is `a/c`).
+pub(crate) fn normalize(p: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     for part in p.split('/') {
         match part {

@@ -68,6 +68,8 @@ mod index;
 mod scope;
 mod summary;
 
+pub(crate) use imports::normalize;
+
 use classes::*;
 use containers::*;
 use index::*;
