@@ -386,6 +386,23 @@ impl<'t> Extractor<'_, 't> {
     /// name (`export { a as b } from`, `export * from`, `export * as ns from`); a local
     /// `export { a as b }` binds `b` to `a` (`default` sets the default export); TypeScript's
     /// `export = x` is the module's CommonJS value, `exports`.
+    /// The value an export statement gives `name` (`export default new Service()`, TypeScript's
+    /// `export = x`), recorded as an assignment; `always` keeps one that carries nothing known.
+    fn export_value(&mut self, scope: Option<u32>, name: &str, v: Node, line: u32, always: bool) {
+        let value = self.segs(v);
+        let elements = self.elements(v);
+        if always || value.is_some() || !elements.is_empty() {
+            self.facts.assigns.push(AssignFact {
+                scope,
+                target: vec![name.into()],
+                value,
+                type_name: None,
+                elements,
+                line,
+            });
+        }
+    }
+
     fn export(&mut self, n: Node, scope: Option<u32>, line: u32, out: &mut Vec<ImportKind>) {
         let source = n
             .child_by_field_name("source")
@@ -417,31 +434,11 @@ impl<'t> Extractor<'_, 't> {
                     | "class"
             )
         {
-            let value = self.segs(v);
-            let elements = self.elements(v);
-            if value.is_some() || !elements.is_empty() {
-                self.facts.assigns.push(AssignFact {
-                    scope,
-                    target: vec!["default".into()],
-                    value,
-                    type_name: None,
-                    elements,
-                    line,
-                });
-            }
+            self.export_value(scope, "default", v, line, false);
             return;
         }
         if let Some(v) = assigned {
-            let value = self.segs(v);
-            let elements = self.elements(v);
-            self.facts.assigns.push(AssignFact {
-                scope,
-                target: vec!["exports".into()],
-                value,
-                type_name: None,
-                elements,
-                line,
-            });
+            self.export_value(scope, "exports", v, line, true);
             return;
         }
         let Some(path) = source else {
