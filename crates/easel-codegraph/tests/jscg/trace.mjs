@@ -23,12 +23,13 @@
 // How calls are observed: each named function gets `__jscg_enter("<name>")` as its first
 // statement, then the file is transpiled to CommonJS (ES2022) and loaded by Node's CommonJS
 // loader, whose hooks also give cases what they need at run time: `.ts`/`.tsx`/`.mts`/`.cts`
-// files, `index` resolution, `.js` specifiers naming `.ts` files, `tsconfig.json`
-// `compilerOptions.paths`/`baseUrl`, a minimal AMD `define`/`require([deps], factory)`, and
-// decorators (legacy ones when the case's tsconfig sets `experimentalDecorators`). On entry,
-// V8's structured stack frames are read: the caller is the first frame below the entered
-// function that lies in a case file, mapped by its position in the transpiled text to the
-// innermost named function around it (the module when there is none). So:
+// files, `index` resolution, `.js` specifiers naming `.ts` files, `tsconfig.json` (or
+// `jsconfig.json`) `compilerOptions.paths`/`baseUrl`, also from the configs it `extends`, a
+// minimal AMD `define`/`require([deps], factory)`, and decorators (legacy ones when the case's
+// tsconfig sets `experimentalDecorators`). On entry, V8's structured stack frames are read: the
+// caller is the first frame below the entered function that lies in a case file, mapped by its
+// position in the transpiled text to the innermost named function around it (the module when
+// there is none). So:
 // - frames of builtins and node internals are skipped: `arr.map(f)` is called by `map`'s
 //   caller, `emitter.emit('x')` runs listeners for the scope that calls `emit`, `fn.call`,
 //   `bind`, getters, setters and tagged templates are called by the scope that triggers them;
@@ -450,7 +451,7 @@ function runChild(root, entry, outFile) {
 
   // Resolution: tsconfig paths/baseUrl, then `.js` naming `.ts`.
   const origResolve = Module._resolveFilename;
-  const baseUrl = compilerOptions.baseUrl ? path.resolve(root, compilerOptions.baseUrl) : null;
+  const baseUrl = compilerOptions.baseUrl;
   const paths = compilerOptions.paths ?? {};
   Module._resolveFilename = function (request, parent, ...rest) {
     const tryOne = (r) => {
@@ -472,7 +473,8 @@ function runChild(root, entry, outFile) {
         }
         if (matched === null) continue;
         for (const t of targets) {
-          candidates.push(path.resolve(baseUrl ?? root, t.replace("*", matched)));
+          const base = baseUrl ?? compilerOptions.pathsBase;
+          candidates.push(path.resolve(base, t.replace("*", matched)));
         }
       }
     }
@@ -618,13 +620,21 @@ function runChild(root, entry, outFile) {
   origRequire.call(new Module(path.join(root, "__jscg_entry__.js")), path.join(root, entry));
 }
 
+// The case root's `tsconfig.json` (else `jsconfig.json`), with what it `extends` merged in the
+// way `tsc` merges it: `baseUrl` is made absolute against the config that sets it, and `paths`
+// without a `baseUrl` resolve against the config that declares them.
 function readCompilerOptions(root) {
-  const file = path.join(root, "tsconfig.json");
-  if (!fs.existsSync(file)) return {};
-  const parsed = ts.parseConfigFileTextToJson(file, fs.readFileSync(file, "utf8"));
-  const opts = parsed.config?.compilerOptions ?? {};
-  const base = opts.baseUrl ? path.resolve(root, opts.baseUrl) : null;
-  return { ...opts, baseUrl: base };
+  const file = ["tsconfig.json", "jsconfig.json"]
+    .map((f) => path.join(root, f))
+    .find((f) => fs.existsSync(f));
+  if (!file) return {};
+  const { config } = ts.readConfigFile(file, ts.sys.readFile);
+  const opts = ts.parseJsonConfigFileContent(config ?? {}, ts.sys, root, undefined, file).options;
+  return {
+    ...opts,
+    baseUrl: opts.baseUrl ? path.resolve(opts.baseUrl) : null,
+    pathsBase: opts.pathsBasePath ?? root,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
