@@ -34,6 +34,11 @@ const GATES: &[(&str, f64, f64)] = &[
     ("tests/jscg-blind2/javascript", 0.9450, 0.6970),
     // Round 2, measured blind: 283 of 306 right, 283 of 380 found.
     ("tests/jscg-blind2/typescript", 0.9245, 0.7445),
+    // Round 3, measured blind on the resolver before round 2's fixes: 403 of 420 right, 403 of
+    // 544 found.
+    ("tests/jscg-blind3/javascript", 0.9590, 0.7400),
+    // Round 3, the same way: 332 of 364 right, 332 of 469 found.
+    ("tests/jscg-blind3/typescript", 0.9115, 0.7075),
 ];
 
 const SUITE: Suite = Suite {
@@ -66,4 +71,18 @@ fn jscg_blind2_javascript_suite() {
 #[test]
 fn jscg_blind2_typescript_suite() {
     score_suite(&SUITE, "tests/jscg-blind2/typescript");
+}
+
+/// Round 3: 54 JavaScript programs, two thirds of them everyday multi-file code (services,
+/// stores, parsers, queues, games, test helpers), written blind after rounds 1 and 2 were
+/// used to fix the resolver.
+#[test]
+fn jscg_blind3_javascript_suite() {
+    score_suite(&SUITE, "tests/jscg-blind3/javascript");
+}
+
+/// Round 3: 45 TypeScript programs, 9 of them TSX, written blind like the JavaScript ones.
+#[test]
+fn jscg_blind3_typescript_suite() {
+    score_suite(&SUITE, "tests/jscg-blind3/typescript");
 }
