@@ -489,6 +489,7 @@ impl<'t> Extractor<'_, 't> {
                             via: None,
                             prop: 0,
                             kwsplat: None,
+                            jsx: 0,
                         });
                     }
                 }

@@ -286,6 +286,14 @@ impl<'t> Extractor<'_, 't> {
             "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
                 self.segs_into(n.named_child(0)?, out, depth + 1)?;
             }
+            // A TypeScript type annotation on a value: the value.
+            "satisfies_expression" | "as_expression" | "type_assertion" => {
+                let inner = js_unwrap(n);
+                if inner.id() == n.id() {
+                    return None;
+                }
+                self.segs_into(inner, out, depth + 1)?;
+            }
             // `(x := v)` is `v`.
             "named_expression" if self.lang == Lang::Python => {
                 self.segs_into(field("value")?, out, depth + 1)?;

@@ -124,6 +124,10 @@ pub struct CallSite {
     /// Python `f(**opts)`: the dict whose items bind keyword parameters.
     #[serde(default)]
     pub kwsplat: Option<Vec<Seg>>,
+    /// A JSX element's call: of its factory ([`JSX_FACTORY`], [`JSX_PRAGMA`]), or of its
+    /// component ([`JSX_COMPONENT`]); `0` for the rest.
+    #[serde(default)]
+    pub jsx: u8,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -256,6 +260,7 @@ impl CallSite {
             via: None,
             prop: 0,
             kwsplat: None,
+            jsx: 0,
         }
     }
 }

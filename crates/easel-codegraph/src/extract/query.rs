@@ -146,6 +146,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        jsx_pragma: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -338,8 +339,11 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             }
             x.pending.push(Pending::Import(n));
         } else if let Some(n) = get(k.assign) {
+            // `const t = { ... } satisfies T` binds the literal itself.
+            let right =
+                get(k.assign_right).map(|r| if lang.is_js_family() { js_unwrap(r) } else { r });
             if lang.is_js_family()
-                && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
+                && let (Some(l), Some(r)) = (get(k.assign_left), right)
             {
                 x.name_value(l, r);
                 if n.kind() == "assignment_expression" {
@@ -349,7 +353,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.pending.push(Pending::Assign {
                 node: n,
                 left: get(k.assign_left),
-                right: get(k.assign_right),
+                right,
                 ty: get(k.assign_type),
             });
         } else if let Some(n) = get(k.bind) {
@@ -456,6 +460,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        jsx_pragma: Default::default(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts

@@ -64,6 +64,27 @@ pub(super) fn js_callback_positions(callee: &[Seg], is_new: bool) -> &'static [u
     }
 }
 
+/// A TypeScript expression without what only changes its type (`x satisfies T`, `x as const`,
+/// `<T>x`, `x!`) and without parentheses: the value it evaluates to.
+pub(super) fn js_unwrap(n: Node<'_>) -> Node<'_> {
+    let mut n = n;
+    for _ in 0..8 {
+        let inner = match n.kind() {
+            "satisfies_expression"
+            | "as_expression"
+            | "non_null_expression"
+            | "parenthesized_expression" => n.named_child(0),
+            "type_assertion" => n.named_child(n.named_child_count().saturating_sub(1) as u32),
+            _ => None,
+        };
+        match inner {
+            Some(i) if i.kind() != "comment" => n = i,
+            _ => break,
+        }
+    }
+    n
+}
+
 /// The object or array pattern a JavaScript parameter destructures (`{ cb }`, `[a, b] = []`,
 /// TypeScript's `{ cb }: Opts`).
 pub(super) fn js_pattern(p: Node) -> Option<Node> {
@@ -414,6 +435,7 @@ impl<'t> Extractor<'_, 't> {
                 continue;
             }
             let key = unquote(&self.text(k));
+            let v = js_unwrap(v);
             match v.kind() {
                 "object" => {
                     self.object_names.insert(v.id(), key);

@@ -42,6 +42,12 @@ impl<'a> Resolver<'a> {
         let Some(outer) = self.call_site(fi, o) else {
             return false;
         };
+        // A component is run by the JSX factory when that is a function of the repository
+        // (which the factory's own calls then show), else by the library, for the scope
+        // writing the element.
+        if outer.jsx != 0 {
+            return self.call_targets(fi, outer).is_none();
+        }
         if self.lang(fi).is_js_family() {
             // `setTimeout(f)` and `new Promise(f)` of the host, or a method no code of the
             // repository provides (`arr.map(f)`, `p.then(f)`, `emitter.on('x', f)`).
@@ -248,6 +254,17 @@ impl<'a> Resolver<'a> {
                     }
                     if let Some(ctor) = self.constructor(c) {
                         out.push((ctor, true));
+                    }
+                    // A class component rendered by a library: its `render` runs too.
+                    if call.jsx == crate::extract::JSX_COMPONENT {
+                        out.extend(
+                            self.class_member(c, "render", 0, false)
+                                .into_iter()
+                                .filter_map(|v| match v {
+                                    Val::Func(r) | Val::Bound(r) => Some((r, true)),
+                                    _ => None,
+                                }),
+                        );
                     }
                 }
                 // `super(...)` in a constructor: the nearest base constructor.
