@@ -175,7 +175,12 @@ impl<'a> Resolver<'a> {
     ) -> Option<Vec<(Ref, bool)>> {
         // A JavaScript callback is rarely a function of the repository (a parameter, a value
         // passed along): what it is, is cheaper to ask first than whether the outer call runs it.
-        if let Some(o) = call.via {
+        // A JSX element's component receives its props whoever runs it, so it stays a target
+        // (its parameters get the props); whether it is an edge of the writing scope is
+        // decided when edges are made ([`Resolver::file_edges`]).
+        if let Some(o) = call.via
+            && call.jsx != crate::extract::JSX_COMPONENT
+        {
             if self.lang(fi).is_js_family() && !self.may_be_function(fi, call) {
                 return None;
             }
