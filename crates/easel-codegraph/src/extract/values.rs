@@ -414,6 +414,21 @@ impl<'t> Extractor<'_, 't> {
     /// functions and the literals they hold (`obj.inner.f`).
     pub(super) fn object_literal(&mut self, n: Node) {
         let Some(name) = self.object_names.get(&n.id()).cloned() else {
+            // Bound to no name (returned, passed along), its methods are anonymous functions:
+            // transparent, their calls belonging to the named scope around them. TypeScript's
+            // `export = { load() {} }` is the module's own `load`, as CommonJS's is.
+            let methods: Vec<Node> = named_parts(n)
+                .into_iter()
+                .filter(|m| m.kind() == "method_definition")
+                .collect();
+            if methods.is_empty() || n.parent().is_some_and(|p| p.kind() == "export_statement") {
+                return;
+            }
+            for m in methods {
+                if let Some(d) = self.def_at(m, &[DefKind::Func]) {
+                    self.facts.defs[d as usize].kind = DefKind::Scope;
+                }
+            }
             return;
         };
         self.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
