@@ -366,13 +366,19 @@ impl<'a> Resolver<'a> {
                     if let BindKind::Def(d) = b.kind
                         && prop_kind(&defs[d as usize]) == call.prop
                     {
-                        out.push((
-                            Ref {
-                                file: k.file,
-                                def: d,
-                            },
-                            true,
-                        ));
+                        let r = Ref {
+                            file: k.file,
+                            def: d,
+                        };
+                        // A decorated JavaScript accessor runs what its decorators made of it.
+                        if js && !defs[d as usize].decorators.is_empty() {
+                            out.extend(self.decorated(r, 1).into_iter().filter_map(|v| match v {
+                                Val::Func(w) => Some((w, true)),
+                                _ => None,
+                            }));
+                        } else {
+                            out.push((r, true));
+                        }
                     }
                 }
                 break;
