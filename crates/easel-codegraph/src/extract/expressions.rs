@@ -153,6 +153,17 @@ impl<'t> Extractor<'_, 't> {
                 self.type_segs(t.named_child(0)?, depth + 1)
             }
             "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            // TypeScript `T | undefined`, `T | null`: what is there when anything is, is a `T`.
+            "union_type" | "parenthesized_type" if self.lang.is_js_family() => {
+                let mut named = named_parts(t)
+                    .into_iter()
+                    .filter(|p| !matches!(self.text(*p).as_str(), "undefined" | "null" | "void"));
+                let one = named.next()?;
+                if named.next().is_some() {
+                    return None;
+                }
+                self.type_segs(one, depth + 1)
+            }
             "generic_type" => {
                 let inner = t
                     .child_by_field_name("type")
