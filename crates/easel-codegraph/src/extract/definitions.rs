@@ -210,6 +210,7 @@ impl<'t> Extractor<'_, 't> {
             lambda_no: 0,
             is_object: false,
             accessor: 0,
+            is_interface: false,
         });
     }
 

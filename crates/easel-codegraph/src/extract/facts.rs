@@ -89,6 +89,9 @@ pub struct Def {
     /// A JavaScript accessor: `1` for `get x()`, `2` for `set x(v)`, else `0`.
     #[serde(default)]
     pub accessor: u8,
+    /// A TypeScript interface: a shape that object literals and classes may have, with no code.
+    #[serde(default)]
+    pub is_interface: bool,
 }
 
 /// A call site.

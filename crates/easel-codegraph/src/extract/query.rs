@@ -213,6 +213,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.add_def(n, body, DefKind::Class, name, bases, None, false);
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
+                d.is_interface = n.kind() == "interface_declaration";
             }
         } else if let Some(n) = get(k.func) {
             let name_node = get(k.func_name);

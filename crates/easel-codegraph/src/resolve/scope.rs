@@ -456,6 +456,7 @@ impl<'a> Resolver<'a> {
             BindKind::Param(d, i) => {
                 // A declared type says what the parameter is.
                 let def = &f.defs[d as usize];
+                let mut typed = Vec::new();
                 if let Some(Some(t)) = def.param_types.get(i as usize) {
                     let inst: Vec<Val> = self
                         .eval(fi, def.parent, t, None, depth + 1)
@@ -465,9 +466,15 @@ impl<'a> Resolver<'a> {
                             _ => None,
                         })
                         .collect();
-                    if !inst.is_empty() {
+                    // An interface is a shape: an object literal passed in has it too, so the
+                    // arguments say what runs as well as the classes implementing it.
+                    let shapes = inst
+                        .iter()
+                        .all(|v| matches!(v, Val::Instance(c) if self.def(*c).is_interface));
+                    if !inst.is_empty() && !shapes {
                         return inst;
                     }
+                    typed = inst;
                 }
                 PARAM_TOUCHED.with(|t| t.set(true));
                 let r = Ref { file: fi, def: d };
@@ -477,7 +484,12 @@ impl<'a> Resolver<'a> {
                 if def.kwstar == Some(i) {
                     return vec![Val::Kwargs(r, i)];
                 }
-                self.param_values(r, i, depth + 1)
+                if typed.is_empty() {
+                    return self.param_values(r, i, depth + 1);
+                }
+                typed.extend(self.param_values(r, i, depth + 1));
+                dedup(&mut typed);
+                typed
             }
             BindKind::Unknown => Vec::new(),
         }
