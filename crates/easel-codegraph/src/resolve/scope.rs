@@ -548,6 +548,12 @@ impl<'a> Resolver<'a> {
             }
             let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
                 Some((_, v)) => Some(v.as_ref()),
+                // A JavaScript method has no receiver among its parameters: `obj.m(a)` gives
+                // `a` to the first, and `f.call(obj, a)` too.
+                None if self.lang(f.file).is_js_family() => call
+                    .args
+                    .get(i as usize + js_this_arg(call, def))
+                    .map(Option::as_ref),
                 None => {
                     let shift = u32::from(bound);
                     if i < shift {
@@ -635,6 +641,14 @@ impl<'a> Resolver<'a> {
                     })
                     .map(|(_, v)| v)
                     .collect()
+            } else if self.lang(f.file).is_js_family() {
+                let from = i as usize + js_this_arg(call, self.def(f));
+                let rest = call.args.get(from..).unwrap_or(&[]);
+                match key.and_then(|k| k.parse::<usize>().ok()) {
+                    Some(k) => rest.get(k).into_iter().collect(),
+                    None if key.is_some() => Vec::new(),
+                    None => rest.iter().collect(),
+                }
             } else {
                 let from = (i - u32::from(bound).min(i)) as usize;
                 let rest = call.args.get(from..).unwrap_or(&[]);
@@ -705,5 +719,14 @@ impl<'a> Resolver<'a> {
             }
         }
         vec![cur]
+    }
+}
+
+/// `1` when a JavaScript call runs `def` through `def.call(thisArg, ...)` or
+/// `def.apply(thisArg, args)`: the arguments start after `thisArg`.
+fn js_this_arg(call: &crate::extract::CallSite, def: &crate::extract::Def) -> usize {
+    match call.callee.last() {
+        Some(Seg::Name(n)) if (n == "call" || n == "apply") && def.name != *n => 1,
+        _ => 0,
     }
 }
