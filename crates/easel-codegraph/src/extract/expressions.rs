@@ -333,6 +333,24 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Lit(self.either(n)?));
                 out.push(Seg::Iter);
             }
+            // JavaScript `c ? a : b`, `a ?? b` and `a || b` are either; `c && a` is `a` when
+            // it is anything callable.
+            "ternary_expression" if self.lang.is_js_family() => {
+                let (a, b) = (field("consequence")?, field("alternative")?);
+                out.push(Seg::Lit(self.pair(usize::MAX - n.start_byte(), n, a, b)));
+                out.push(Seg::Iter);
+            }
+            "binary_expression" if self.lang.is_js_family() => {
+                let (a, b) = (field("left")?, field("right")?);
+                match field("operator")?.kind() {
+                    "??" | "||" => {
+                        out.push(Seg::Lit(self.pair(usize::MAX - n.start_byte(), n, a, b)));
+                        out.push(Seg::Iter);
+                    }
+                    "&&" => self.segs_into(b, out, depth + 1)?,
+                    _ => return None,
+                }
+            }
             // `a + b` is what `a.__add__(b)` returns (nothing known unless `a` is an
             // instance of a class of the repository that defines it).
             "binary_operator" if self.lang == Lang::Python => {
