@@ -354,6 +354,10 @@ impl<'a> Resolver<'a> {
             .unwrap_or_default()
     }
 
+    fn is_namespace_def(&self, fi: FileId, b: &Binding) -> bool {
+        matches!(b.kind, BindKind::Def(d) if self.files[fi as usize].defs[d as usize].is_namespace)
+    }
+
     pub(super) fn eval_bindings(
         &self,
         fi: FileId,
@@ -379,6 +383,22 @@ impl<'a> Resolver<'a> {
             bs
         };
         let reaching = reaching_bindings(bs, line);
+        // A TypeScript namespace merges with the function or class of its name declared
+        // before it (`function $() {}` and `namespace $ { export function ajax() {} }`):
+        // the name is both.
+        if self.lang(fi).is_js_family()
+            && reaching.iter().any(|b| self.is_namespace_def(fi, b))
+            && let Some(merged) = bs
+                .iter()
+                .find(|b| matches!(b.kind, BindKind::Def(_)) && !self.is_namespace_def(fi, b))
+        {
+            let mut out = self.eval_binding(fi, *merged, depth);
+            for b in reaching {
+                out.extend(self.eval_binding(fi, *b, depth));
+            }
+            dedup(&mut out);
+            return out;
+        }
         if let [b] = reaching {
             return self.eval_binding(fi, *b, depth);
         }
