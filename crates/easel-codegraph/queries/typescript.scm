@@ -77,13 +77,22 @@
 (arrow_function) @scope
 (function_expression) @scope
 
-; Constructor parameter properties (`constructor(private repo: Repo)`) are typed fields.
+; Constructor parameter properties (`constructor(private repo: Repo)`, `readonly repo: Repo`)
+; are typed fields.
 ([(required_parameter
     (accessibility_modifier)
     pattern: (identifier) @assign.left
     type: (type_annotation) @assign.type)
   (optional_parameter
     (accessibility_modifier)
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)
+  (required_parameter
+    "readonly"
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)
+  (optional_parameter
+    "readonly"
     pattern: (identifier) @assign.left
     type: (type_annotation) @assign.type)] @assign)
 

@@ -38,9 +38,11 @@ const GATES: &[(&str, f64, f64)] = &[
     // Round 2, measured blind: 283 of 306 right, 283 of 380 found. JSX as factory calls,
     // `satisfies`/`as` unwrapped, unbound object literals' methods transparent, decorators
     // replacing methods and getters, `T | undefined` types, interface-typed parameters taking
-    // their arguments, method arguments, either values, merged namespaces: 329 of 337, 329 of
-    // 380.
-    ("tests/jscg-blind2/typescript", 0.9760, 0.8655),
+    // their arguments, method arguments, either values, merged namespaces, `readonly`
+    // parameter properties set from the constructor's arguments: 334 of 344, 334 of 380 (the
+    // two new wrong edges are a visitor's `a.left.accept` reaching every `Expr`, of which
+    // only `Num` ran).
+    ("tests/jscg-blind2/typescript", 0.9705, 0.8785),
 ];
 
 const SUITE: Suite = Suite {

@@ -339,7 +339,10 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 x.default_export_def(n);
             }
             x.pending.push(Pending::Import(n));
-        } else if let Some(n) = get(k.assign) {
+        } else if let Some(n) = get(k.assign)
+            // `private readonly x: T` matches as `private` and as `readonly`: one field.
+            && !matches!(x.pending.last(), Some(Pending::Assign { node, .. }) if node.id() == n.id())
+        {
             // `const t = { ... } satisfies T` binds the literal itself.
             let right =
                 get(k.assign_right).map(|r| if lang.is_js_family() { js_unwrap(r) } else { r });

@@ -476,7 +476,7 @@ impl<'a> Resolver<'a> {
             BindKind::Param(d, i) => {
                 // A declared type says what the parameter is.
                 let def = &f.defs[d as usize];
-                let mut typed = Vec::new();
+                let mut typed: Vec<Val> = Vec::new();
                 if let Some(Some(t)) = def.param_types.get(i as usize) {
                     let inst: Vec<Val> = self
                         .eval(fi, def.parent, t, None, depth + 1)
