@@ -43,6 +43,11 @@
 
 (import_statement) @import
 
+; `import G = Geometry.Shapes` aliases a namespace: a binding of `G`.
+(import_alias
+  (identifier) @assign.left
+  [(identifier) (nested_identifier)] @assign.right) @assign
+
 (variable_declarator
   name: [(identifier) (object_pattern) (array_pattern)] @assign.left
   type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?

@@ -243,7 +243,13 @@ impl<'t> Extractor<'_, 't> {
                 self.segs_into(field("object")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("attribute")?)));
             }
-            "member_expression" => {
+            // TypeScript `N.Size` as a type.
+            "nested_type_identifier" if self.lang.is_js_family() => {
+                self.segs_into(field("module")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            // TypeScript `A.B` in `import X = A.B` is a `nested_identifier`.
+            "member_expression" | "nested_identifier" => {
                 self.segs_into(field("object")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("property")?)));
             }
