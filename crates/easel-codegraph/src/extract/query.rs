@@ -244,7 +244,8 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
             }
-            let is_static = get(k.func_static).is_some();
+            let is_static = get(k.func_static).is_some()
+                || (lang.is_js_family() && n.kind() == "method_definition" && js_static(n));
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
                 .find_map(|f| n.child_by_field_name(f))

@@ -115,6 +115,21 @@ pub(super) fn js_accessor(m: Node) -> u8 {
     0
 }
 
+/// Whether a JavaScript method is `static` (the keyword is an unnamed child before the name,
+/// after TypeScript's `public`/`private`).
+pub(super) fn js_static(m: Node) -> bool {
+    let mut cur = m.walk();
+    for ch in m.children(&mut cur) {
+        match ch.kind() {
+            "static" | "static get" => return true,
+            "decorator" | "accessibility_modifier" | "override_modifier" => {}
+            _ if ch.is_named() => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether a parameter list needs more than its names: a destructured parameter, a default
 /// value or a rest parameter.
 pub(super) fn js_params_special(params: Node) -> bool {
