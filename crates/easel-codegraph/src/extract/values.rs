@@ -106,9 +106,11 @@ pub(super) fn js_accessor(m: Node) -> u8 {
     let mut cur = m.walk();
     for ch in m.children(&mut cur) {
         match ch.kind() {
-            "get" => return 1,
+            "get" | "static get" => return 1,
             "set" => return 2,
-            _ if ch.is_named() && ch.kind() != "decorator" => return 0,
+            // TypeScript `protected get x()`, `override set x(v)`.
+            "decorator" | "accessibility_modifier" | "override_modifier" => {}
+            _ if ch.is_named() => return 0,
             _ => {}
         }
     }

@@ -333,10 +333,23 @@ impl<'a> Resolver<'a> {
         let mut out = Vec::new();
         let js = self.lang(fi).is_js_family();
         for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
-            let c = match v {
-                Val::Instance(c) | Val::SelfOf(c) => c,
+            // Each class to look the accessor up in, and how many of its MRO to skip.
+            let starts: Vec<(Ref, usize)> = match v {
+                // `this.x` in a JavaScript class: the class's own or any subclass's accessor
+                // (a base may declare it abstract).
+                Val::SelfOf(c) if js => {
+                    let ks = self.dispatch_classes(c);
+                    if ks.len() > MAX_VALS {
+                        vec![(c, 0)]
+                    } else {
+                        ks.into_iter().map(|k| (k, 0)).collect()
+                    }
+                }
+                Val::Instance(c) | Val::SelfOf(c) => vec![(c, 0)],
+                // `super.x`: the accessor of a base.
+                Val::Super(c) if js => vec![(c, 1)],
                 // A JavaScript class's static accessors.
-                Val::Class(c) if js => c,
+                Val::Class(c) if js => vec![(c, 0)],
                 // `const o = { get x() {} }`: the literal's accessors, by key.
                 Val::Lit(f, id) if js => {
                     let (scope, line, _, elements, _) = self.literal_parts(f, id);
@@ -354,34 +367,38 @@ impl<'a> Resolver<'a> {
                 }
                 _ => continue,
             };
-            for k in self.mro(c, 0) {
-                let Some(bs) = self.idx[k.file as usize]
-                    .bindings
-                    .get(&(Some(k.def), p.clone()))
-                else {
-                    continue;
-                };
-                let defs = &self.files[k.file as usize].defs;
-                for b in bs {
-                    if let BindKind::Def(d) = b.kind
-                        && prop_kind(&defs[d as usize]) == call.prop
-                    {
-                        let r = Ref {
-                            file: k.file,
-                            def: d,
-                        };
-                        // A decorated JavaScript accessor runs what its decorators made of it.
-                        if js && !defs[d as usize].decorators.is_empty() {
-                            out.extend(self.decorated(r, 1).into_iter().filter_map(|v| match v {
-                                Val::Func(w) => Some((w, true)),
-                                _ => None,
-                            }));
-                        } else {
-                            out.push((r, true));
+            for (c, skip) in starts {
+                for k in self.mro(c, 0).into_iter().skip(skip) {
+                    let Some(bs) = self.idx[k.file as usize]
+                        .bindings
+                        .get(&(Some(k.def), p.clone()))
+                    else {
+                        continue;
+                    };
+                    let defs = &self.files[k.file as usize].defs;
+                    for b in bs {
+                        if let BindKind::Def(d) = b.kind
+                            && prop_kind(&defs[d as usize]) == call.prop
+                        {
+                            let r = Ref {
+                                file: k.file,
+                                def: d,
+                            };
+                            // A decorated JavaScript accessor runs what its decorators made of it.
+                            if js && !defs[d as usize].decorators.is_empty() {
+                                out.extend(self.decorated(r, 1).into_iter().filter_map(
+                                    |v| match v {
+                                        Val::Func(w) => Some((w, true)),
+                                        _ => None,
+                                    },
+                                ));
+                            } else {
+                                out.push((r, true));
+                            }
                         }
                     }
+                    break;
                 }
-                break;
             }
         }
         if out.is_empty() {
