@@ -211,6 +211,7 @@ impl<'t> Extractor<'_, 't> {
             is_object: false,
             accessor: 0,
             is_interface: false,
+            is_abstract: false,
         });
     }
 

@@ -92,6 +92,9 @@ pub struct Def {
     /// A TypeScript interface: a shape that object literals and classes may have, with no code.
     #[serde(default)]
     pub is_interface: bool,
+    /// A TypeScript abstract class: never itself what an object is.
+    #[serde(default)]
+    pub is_abstract: bool,
 }
 
 /// A call site.

@@ -214,6 +214,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
                 d.is_interface = n.kind() == "interface_declaration";
+                d.is_abstract = n.kind() == "abstract_class_declaration";
             }
         } else if let Some(n) = get(k.func) {
             let name_node = get(k.func_name);

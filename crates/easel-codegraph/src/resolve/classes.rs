@@ -572,7 +572,8 @@ impl<'a> Resolver<'a> {
             more.reverse();
             stack.extend(more);
         }
-        if out.is_empty() || used(c) {
+        // A TypeScript abstract class is never itself what `this` is, when it has subclasses.
+        if out.is_empty() || (used(c) && !self.def(c).is_abstract) {
             out.insert(0, c);
         }
         out
