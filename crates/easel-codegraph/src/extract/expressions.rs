@@ -200,6 +200,38 @@ impl<'t> Extractor<'_, 't> {
         Some((segs, text))
     }
 
+    /// `a` or `b` as a literal pair, when one of them is a dotted expression (most `||` are
+    /// conditions, and are then no value to follow).
+    fn js_either(&self, n: Node, a: Node, b: Node) -> Option<u32> {
+        let key = usize::MAX - n.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return Some(i);
+        }
+        let plain = |x: Node| {
+            matches!(
+                js_unwrap(x).kind(),
+                "identifier"
+                    | "member_expression"
+                    | "call_expression"
+                    | "this"
+                    | "new_expression"
+                    | "arrow_function"
+                    | "function_expression"
+                    | "subscript_expression"
+                    | "ternary_expression"
+                    | "binary_expression"
+                    | "object"
+                    | "array"
+                    | "await_expression"
+                    | "class"
+            )
+        };
+        if !plain(a) && !plain(b) {
+            return None;
+        }
+        Some(self.pair(key, n, a, b))
+    }
+
     pub(super) fn segs(&self, n: Node) -> Option<Vec<Seg>> {
         let mut out = Vec::new();
         self.segs_into(n, &mut out, 0)?;
@@ -343,14 +375,14 @@ impl<'t> Extractor<'_, 't> {
             // it is anything callable.
             "ternary_expression" if self.lang.is_js_family() => {
                 let (a, b) = (field("consequence")?, field("alternative")?);
-                out.push(Seg::Lit(self.pair(usize::MAX - n.start_byte(), n, a, b)));
+                out.push(Seg::Lit(self.js_either(n, a, b)?));
                 out.push(Seg::Iter);
             }
             "binary_expression" if self.lang.is_js_family() => {
                 let (a, b) = (field("left")?, field("right")?);
                 match field("operator")?.kind() {
                     "??" | "||" => {
-                        out.push(Seg::Lit(self.pair(usize::MAX - n.start_byte(), n, a, b)));
+                        out.push(Seg::Lit(self.js_either(n, a, b)?));
                         out.push(Seg::Iter);
                     }
                     "&&" => self.segs_into(b, out, depth + 1)?,
