@@ -144,8 +144,9 @@ pub(super) fn js_params_special(params: Node) -> bool {
     })
 }
 
-/// Which JavaScript property accesses met by the query are no reads: callees (`a.b()`),
-/// objects of a longer chain (`a.b.c`) and of `new`; and which are writes (`a.b = v`).
+/// Which JavaScript property accesses met by the query are no reads: callees (`a.b()`) and
+/// what `new` constructs; and which are writes (`a.b = v`). The object of a longer chain is
+/// read (`this.items.length` runs the `items` getter).
 /// Worked out from the nodes above them, which the query met too, since asking a node for its
 /// parent walks down from the root.
 pub(super) fn js_prop_roles(
@@ -158,7 +159,7 @@ pub(super) fn js_prop_roles(
     // Field ids looked up once: by name, each lookup compares strings.
     let g = lang.grammar();
     let id = |name: &str| g.field_id_for_name(name);
-    let (function, constructor, object) = (id("function"), id("constructor"), id("object"));
+    let (function, constructor) = (id("function"), id("constructor"));
     fn child<'n>(n: &Node<'n>, f: Option<std::num::NonZeroU16>) -> Option<Node<'n>> {
         f.and_then(|f| n.child_by_field_id(f.get()))
     }
@@ -167,11 +168,6 @@ pub(super) fn js_prop_roles(
             Pending::Call(c) => {
                 if let Some(f) = child(c, function).or_else(|| child(c, constructor)) {
                     skip.insert(f.id());
-                }
-            }
-            Pending::Prop(m) => {
-                if let Some(o) = child(m, object) {
-                    skip.insert(o.id());
                 }
             }
             Pending::Assign {
