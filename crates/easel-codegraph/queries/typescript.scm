@@ -43,6 +43,11 @@
 
 (import_statement) @import
 
+; `import G = Geometry.Shapes` aliases a namespace: a binding of `G`.
+(import_alias
+  (identifier) @assign.left
+  [(identifier) (nested_identifier)] @assign.right) @assign
+
 (variable_declarator
   name: [(identifier) (object_pattern) (array_pattern)] @assign.left
   type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?
@@ -77,13 +82,22 @@
 (arrow_function) @scope
 (function_expression) @scope
 
-; Constructor parameter properties (`constructor(private repo: Repo)`) are typed fields.
+; Constructor parameter properties (`constructor(private repo: Repo)`, `readonly repo: Repo`)
+; are typed fields.
 ([(required_parameter
     (accessibility_modifier)
     pattern: (identifier) @assign.left
     type: (type_annotation) @assign.type)
   (optional_parameter
     (accessibility_modifier)
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)
+  (required_parameter
+    "readonly"
+    pattern: (identifier) @assign.left
+    type: (type_annotation) @assign.type)
+  (optional_parameter
+    "readonly"
     pattern: (identifier) @assign.left
     type: (type_annotation) @assign.type)] @assign)
 

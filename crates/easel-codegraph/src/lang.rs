@@ -38,9 +38,20 @@ impl Lang {
         Lang::Bash,
     ];
 
-    /// The language of a file, from its extension.
+    /// The language of a file, from its extension. TypeScript declaration files (`.d.ts`,
+    /// `.d.mts`, `.d.cts`) are none: they declare types and globals and hold no code, so
+    /// they are no modules of the graph (most are generated next to the sources they
+    /// describe).
     pub fn from_path(path: &Path) -> Option<Lang> {
         let ext = path.extension()?.to_str()?;
+        if matches!(ext, "ts" | "mts" | "cts")
+            && path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s.ends_with(".d"))
+        {
+            return None;
+        }
         Some(match ext {
             "py" | "pyi" => Lang::Python,
             "ts" | "mts" | "cts" => Lang::TypeScript,
@@ -152,5 +163,20 @@ impl Lang {
 
     pub(crate) fn is_js_family(self) -> bool {
         matches!(self, Lang::TypeScript | Lang::Tsx | Lang::JavaScript)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declaration_files_are_no_sources() {
+        for p in ["types/globals.d.ts", "a.d.mts", "lib/x.d.cts"] {
+            assert_eq!(Lang::from_path(Path::new(p)), None, "{p}");
+        }
+        assert_eq!(Lang::from_path(Path::new("a.ts")), Some(Lang::TypeScript));
+        assert_eq!(Lang::from_path(Path::new("d.ts")), Some(Lang::TypeScript));
+        assert_eq!(Lang::from_path(Path::new("odd.d.tsx")), Some(Lang::Tsx));
     }
 }

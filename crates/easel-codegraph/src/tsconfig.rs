@@ -2,9 +2,11 @@
 //! `tsconfig.json` / `jsconfig.json` (with `extends` of local files), applied to the files of
 //! its folder and below. An import the aliases map (`@core/log`) is rewritten in the file's
 //! facts into the repository paths it may name (`/src/core/log`, root-relative, one per line),
-//! which the resolver tries in order like a relative import.
+//! which the resolver tries in order like a relative import. The config's JSX settings
+//! (`jsxFactory`, `jsx: react-jsx`) say which function a JSX element calls
+//! ([`crate::extract::JSX_FACTORY`]).
 
-use crate::extract::{FileFacts, ImportKind};
+use crate::extract::{FileFacts, ImportKind, JSX_FACTORY, Seg};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
@@ -19,6 +21,18 @@ struct Config {
     base_url: Option<String>,
     /// Patterns (`@core/*`) and what they map to, root-relative (`src/core/*`).
     paths: Paths,
+    /// What JSX compiles to when the config says (`jsxFactory`, `jsx: react-jsx`).
+    jsx: Option<Jsx>,
+}
+
+/// The JSX runtime a config sets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Jsx {
+    /// `jsxFactory: "h"` (classic runtime): the factory, dotted.
+    Factory(String),
+    /// `jsx: react-jsx` / `react-jsxdev`: `jsx()` of `<jsxImportSource>/jsx-runtime`, a
+    /// package's function, which the file does not bind.
+    Automatic,
 }
 
 /// Every config of a repository, deepest folder first.
@@ -44,6 +58,9 @@ struct Options {
     base_url: Option<String>,
     /// The patterns, with the folder their targets are relative to when there is no baseUrl.
     paths: Option<(Paths, String)>,
+    /// `compilerOptions.jsx` and `jsxFactory`.
+    jsx_mode: Option<String>,
+    jsx_factory: Option<String>,
 }
 
 impl TsConfigs {
@@ -71,10 +88,16 @@ impl TsConfigs {
                         .collect()
                 })
                 .unwrap_or_default();
+            let jsx = match (opts.jsx_mode.as_deref(), opts.jsx_factory) {
+                (Some("react-jsx" | "react-jsxdev"), _) => Some(Jsx::Automatic),
+                (_, Some(f)) => Some(Jsx::Factory(f)),
+                _ => None,
+            };
             configs.push(Config {
                 dir,
                 base_url: opts.base_url,
                 paths,
+                jsx,
             });
         }
         configs.sort_by(|a, b| b.dir.len().cmp(&a.dir.len()).then(a.dir.cmp(&b.dir)));
@@ -131,6 +154,18 @@ impl TsConfigs {
     pub(crate) fn rewrite(&self, f: &mut FileFacts) {
         if self.configs.is_empty() || !f.lang.is_js_family() {
             return;
+        }
+        // JSX elements call the config's factory unless the file's pragma names one.
+        if let Some(jsx) = self.config_for(&f.path).and_then(|c| c.jsx.as_ref()) {
+            for call in f.calls.iter_mut().filter(|c| c.jsx == JSX_FACTORY) {
+                match jsx {
+                    Jsx::Automatic => call.callee.clear(),
+                    Jsx::Factory(name) => {
+                        call.callee = name.split('.').map(|s| Seg::Name(s.into())).collect();
+                        call.text = name.clone();
+                    }
+                }
+            }
         }
         for imp in &mut f.imports {
             let path = match &mut imp.kind {
@@ -223,6 +258,12 @@ fn read_config(root: &Path, rel: &str, depth: u32, opts: &mut Options, h: &mut S
             })
             .collect();
         opts.paths = Some((paths, dir.to_string()));
+    }
+    if let Some(j) = co.get("jsx").and_then(|j| j.as_str()) {
+        opts.jsx_mode = Some(j.to_ascii_lowercase());
+    }
+    if let Some(f) = co.get("jsxFactory").and_then(|j| j.as_str()) {
+        opts.jsx_factory = Some(f.to_string());
     }
 }
 
@@ -317,6 +358,7 @@ mod tests {
                     ("@/*".into(), vec!["src/*".into()]),
                     ("@/core/*".into(), vec!["lib/core/*".into()]),
                 ],
+                jsx: None,
             }],
             salt: 1,
         };

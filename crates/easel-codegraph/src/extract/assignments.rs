@@ -204,6 +204,11 @@ impl<'t> Extractor<'_, 't> {
         let scope = self.scope_of(node.start_byte() as u32);
         let line = node.start_position().row as u32 + 1;
         let Some(left) = left else { return };
+        if matches!(node.kind(), "required_parameter" | "optional_parameter")
+            && self.param_property(node, left, ty, line)
+        {
+            return;
+        }
         // `x := a if c else b` parses as `(x := a) if c else b` (the walrus has no precedence
         // in the grammar), but Python binds `x` to the whole conditional: either branch.
         if node.kind() == "named_expression"
@@ -410,6 +415,29 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
         }
+    }
+
+    /// A TypeScript parameter property (`constructor(readonly left: Expr)`): the constructor
+    /// sets `this.left` to its argument, a value of the declared type.
+    fn param_property(&mut self, param: Node, name: Node, ty: Option<Node>, line: u32) -> bool {
+        let Some(ctor) = param
+            .parent()
+            .and_then(|ps| ps.parent())
+            .and_then(|m| self.def_at(m, &[DefKind::Func]))
+        else {
+            return false;
+        };
+        let name = self.text(name);
+        self.facts.assigns.push(AssignFact {
+            type_name: ty.and_then(|t| self.type_segs(t, 0)),
+            ..AssignFact::plain(
+                Some(ctor),
+                vec!["this".into(), name.clone()],
+                Some(vec![Seg::Name(name)]),
+                line,
+            )
+        });
+        true
     }
 
     /// The list a starred target collects: elements `before..len - after` of the value. For a

@@ -65,6 +65,10 @@ impl<'t> Extractor<'_, 't> {
     pub(super) fn call(&mut self, n: Node) {
         let line = n.start_position().row as u32 + 1;
         let scope = self.scope_of(n.start_byte() as u32);
+        if matches!(n.kind(), "jsx_self_closing_element" | "jsx_opening_element") {
+            self.jsx_element(n, scope, line);
+            return;
+        }
         if self.lang.is_js_family() && n.kind() == "call_expression" {
             self.js_module_call(n, scope, line);
         }
@@ -107,16 +111,6 @@ impl<'t> Extractor<'_, 't> {
                     )
                 }
             }
-            // A JSX element renders a component, a call of it; `<div>` and `<my-widget>` are
-            // the host's own elements, not code of the repository.
-            "jsx_self_closing_element" | "jsx_opening_element" => {
-                let Some(name) = field("name") else { return };
-                let t = self.text(name);
-                if !t.starts_with(|c: char| c.is_ascii_uppercase()) && !t.contains('.') {
-                    return;
-                }
-                (self.segs(name), t, false)
-            }
             "macro_invocation" => {
                 let Some(m) = field("macro") else { return };
                 let t = self.text(m);
@@ -147,10 +141,6 @@ impl<'t> Extractor<'_, 't> {
         }
         let (args, kwargs, spread) = match field("arguments") {
             Some(a) => self.arguments(a),
-            // `<Button onPress={save} />` calls `Button` with its props, one object.
-            None if matches!(n.kind(), "jsx_self_closing_element" | "jsx_opening_element") => {
-                (vec![self.jsx_props(n)], Vec::new(), false)
-            }
             None => (Vec::new(), Vec::new(), false),
         };
         let callback = if self.lang == Lang::Python {
@@ -223,6 +213,7 @@ impl<'t> Extractor<'_, 't> {
             via: None,
             prop: 0,
             kwsplat,
+            jsx: 0,
         });
         // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
         // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.

@@ -210,6 +210,8 @@ impl<'t> Extractor<'_, 't> {
             lambda_no: 0,
             is_object: false,
             accessor: 0,
+            is_interface: false,
+            is_abstract: false,
         });
     }
 
@@ -464,10 +466,14 @@ impl<'t> Extractor<'_, 't> {
                 Pending::Decorator(n) => {
                     if let Some(segs) = self.segs(n) {
                         let scope = self.scope_of(n.start_byte() as u32);
-                        let decorates = n
-                            .parent()
-                            .and_then(|d| d.parent())
-                            .and_then(|dd| dd.child_by_field_name("definition"))
+                        let decorated = if self.lang.is_js_family() {
+                            n.parent().and_then(js_decorated)
+                        } else {
+                            n.parent()
+                                .and_then(|d| d.parent())
+                                .and_then(|dd| dd.child_by_field_name("definition"))
+                        };
+                        let decorates = decorated
                             .and_then(|def| {
                                 self.facts
                                     .defs
@@ -475,6 +481,15 @@ impl<'t> Extractor<'_, 't> {
                                     .position(|x| x.start_byte == def.start_byte() as u32)
                             })
                             .map(|i| i as u32);
+                        // A JavaScript method's decorators make its value (a standard decorator
+                        // returns the method that replaces it), as Python's do: listed
+                        // outermost first, in source order.
+                        if self.lang.is_js_family()
+                            && let Some(d) = decorates
+                            && self.facts.defs[d as usize].kind == DefKind::Func
+                        {
+                            self.facts.defs[d as usize].decorators.push(segs.clone());
+                        }
                         self.facts.calls.push(CallSite {
                             scope,
                             callee: segs,
@@ -489,6 +504,7 @@ impl<'t> Extractor<'_, 't> {
                             via: None,
                             prop: 0,
                             kwsplat: None,
+                            jsx: 0,
                         });
                     }
                 }
@@ -621,4 +637,22 @@ impl<'t> Extractor<'_, 't> {
             }
         }
     }
+}
+
+/// The definition a JavaScript or TypeScript decorator (the `decorator` node) applies to: the
+/// method or class it is part of (JavaScript's grammar), or the method it precedes in a class
+/// body (TypeScript's).
+fn js_decorated(dec: Node<'_>) -> Option<Node<'_>> {
+    let p = dec.parent()?;
+    if p.kind() != "class_body" {
+        return Some(p);
+    }
+    let mut next = dec.next_named_sibling();
+    while let Some(n) = next {
+        match n.kind() {
+            "decorator" | "comment" => next = n.next_named_sibling(),
+            _ => return Some(n),
+        }
+    }
+    None
 }

@@ -153,6 +153,17 @@ impl<'t> Extractor<'_, 't> {
                 self.type_segs(t.named_child(0)?, depth + 1)
             }
             "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            // TypeScript `T | undefined`, `T | null`: what is there when anything is, is a `T`.
+            "union_type" | "parenthesized_type" if self.lang.is_js_family() => {
+                let mut named = named_parts(t)
+                    .into_iter()
+                    .filter(|p| !matches!(self.text(*p).as_str(), "undefined" | "null" | "void"));
+                let one = named.next()?;
+                if named.next().is_some() {
+                    return None;
+                }
+                self.type_segs(one, depth + 1)
+            }
             "generic_type" => {
                 let inner = t
                     .child_by_field_name("type")
@@ -187,6 +198,38 @@ impl<'t> Extractor<'_, 't> {
             None => self.text(name),
         };
         Some((segs, text))
+    }
+
+    /// `a` or `b` as a literal pair, when one of them is a dotted expression (most `||` are
+    /// conditions, and are then no value to follow).
+    fn js_either(&self, n: Node, a: Node, b: Node) -> Option<u32> {
+        let key = usize::MAX - n.start_byte();
+        if let Some(&i) = self.lits.borrow().1.get(&key) {
+            return Some(i);
+        }
+        let plain = |x: Node| {
+            matches!(
+                js_unwrap(x).kind(),
+                "identifier"
+                    | "member_expression"
+                    | "call_expression"
+                    | "this"
+                    | "new_expression"
+                    | "arrow_function"
+                    | "function_expression"
+                    | "subscript_expression"
+                    | "ternary_expression"
+                    | "binary_expression"
+                    | "object"
+                    | "array"
+                    | "await_expression"
+                    | "class"
+            )
+        };
+        if !plain(a) && !plain(b) {
+            return None;
+        }
+        Some(self.pair(key, n, a, b))
     }
 
     pub(super) fn segs(&self, n: Node) -> Option<Vec<Seg>> {
@@ -232,7 +275,13 @@ impl<'t> Extractor<'_, 't> {
                 self.segs_into(field("object")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("attribute")?)));
             }
-            "member_expression" => {
+            // TypeScript `N.Size` as a type.
+            "nested_type_identifier" if self.lang.is_js_family() => {
+                self.segs_into(field("module")?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field("name")?)));
+            }
+            // TypeScript `A.B` in `import X = A.B` is a `nested_identifier`.
+            "member_expression" | "nested_identifier" => {
                 self.segs_into(field("object")?, out, depth + 1)?;
                 out.push(Seg::Name(self.text(field("property")?)));
             }
@@ -286,6 +335,14 @@ impl<'t> Extractor<'_, 't> {
             "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
                 self.segs_into(n.named_child(0)?, out, depth + 1)?;
             }
+            // A TypeScript type annotation on a value: the value.
+            "satisfies_expression" | "as_expression" | "type_assertion" => {
+                let inner = js_unwrap(n);
+                if inner.id() == n.id() {
+                    return None;
+                }
+                self.segs_into(inner, out, depth + 1)?;
+            }
             // `(x := v)` is `v`.
             "named_expression" if self.lang == Lang::Python => {
                 self.segs_into(field("value")?, out, depth + 1)?;
@@ -313,6 +370,24 @@ impl<'t> Extractor<'_, 't> {
             "conditional_expression" if self.lang == Lang::Python => {
                 out.push(Seg::Lit(self.either(n)?));
                 out.push(Seg::Iter);
+            }
+            // JavaScript `c ? a : b`, `a ?? b` and `a || b` are either; `c && a` is `a` when
+            // it is anything callable.
+            "ternary_expression" if self.lang.is_js_family() => {
+                let (a, b) = (field("consequence")?, field("alternative")?);
+                out.push(Seg::Lit(self.js_either(n, a, b)?));
+                out.push(Seg::Iter);
+            }
+            "binary_expression" if self.lang.is_js_family() => {
+                let (a, b) = (field("left")?, field("right")?);
+                match field("operator")?.kind() {
+                    "??" | "||" => {
+                        out.push(Seg::Lit(self.js_either(n, a, b)?));
+                        out.push(Seg::Iter);
+                    }
+                    "&&" => self.segs_into(b, out, depth + 1)?,
+                    _ => return None,
+                }
             }
             // `a + b` is what `a.__add__(b)` returns (nothing known unless `a` is an
             // instance of a class of the repository that defines it).

@@ -89,6 +89,12 @@ pub struct Def {
     /// A JavaScript accessor: `1` for `get x()`, `2` for `set x(v)`, else `0`.
     #[serde(default)]
     pub accessor: u8,
+    /// A TypeScript interface: a shape that object literals and classes may have, with no code.
+    #[serde(default)]
+    pub is_interface: bool,
+    /// A TypeScript abstract class: never itself what an object is.
+    #[serde(default)]
+    pub is_abstract: bool,
 }
 
 /// A call site.
@@ -124,6 +130,10 @@ pub struct CallSite {
     /// Python `f(**opts)`: the dict whose items bind keyword parameters.
     #[serde(default)]
     pub kwsplat: Option<Vec<Seg>>,
+    /// A JSX element's call: of its factory ([`JSX_FACTORY`], [`JSX_PRAGMA`]), or of its
+    /// component ([`JSX_COMPONENT`]); `0` for the rest.
+    #[serde(default)]
+    pub jsx: u8,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -256,6 +266,7 @@ impl CallSite {
             via: None,
             prop: 0,
             kwsplat: None,
+            jsx: 0,
         }
     }
 }

@@ -10,6 +10,7 @@ mod definitions;
 mod expressions;
 mod facts;
 mod imports;
+mod jsx;
 mod literals;
 mod query;
 mod values;
@@ -20,6 +21,8 @@ use definitions::*;
 use expressions::*;
 pub use facts::*;
 use imports::require_key;
+use jsx::*;
+pub use jsx::{JSX_COMPONENT, JSX_FACTORY};
 use query::*;
 pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
 pub(crate) use query::{extract_within, prepare};
@@ -83,6 +86,8 @@ struct Extractor<'s, 't> {
     object_names: foldhash::HashMap<usize, String>,
     /// The object literals met, named once the query is done.
     objects: Vec<Node<'t>>,
+    /// The file's JSX pragma, read at its first JSX element.
+    jsx_pragma: std::cell::OnceCell<Option<Pragma>>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {

@@ -146,6 +146,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        jsx_pragma: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -212,6 +213,8 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.add_def(n, body, DefKind::Class, name, bases, None, false);
             if let Some(d) = x.facts.defs.last_mut() {
                 d.is_namespace = is_ns;
+                d.is_interface = n.kind() == "interface_declaration";
+                d.is_abstract = n.kind() == "abstract_class_declaration";
             }
         } else if let Some(n) = get(k.func) {
             let name_node = get(k.func_name);
@@ -242,7 +245,8 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
             }
-            let is_static = get(k.func_static).is_some();
+            let is_static = get(k.func_static).is_some()
+                || (lang.is_js_family() && n.kind() == "method_definition" && js_static(n));
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
                 .find_map(|f| n.child_by_field_name(f))
@@ -337,9 +341,15 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 x.default_export_def(n);
             }
             x.pending.push(Pending::Import(n));
-        } else if let Some(n) = get(k.assign) {
+        } else if let Some(n) = get(k.assign)
+            // `private readonly x: T` matches as `private` and as `readonly`: one field.
+            && !matches!(x.pending.last(), Some(Pending::Assign { node, .. }) if node.id() == n.id())
+        {
+            // `const t = { ... } satisfies T` binds the literal itself.
+            let right =
+                get(k.assign_right).map(|r| if lang.is_js_family() { js_unwrap(r) } else { r });
             if lang.is_js_family()
-                && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
+                && let (Some(l), Some(r)) = (get(k.assign_left), right)
             {
                 x.name_value(l, r);
                 if n.kind() == "assignment_expression" {
@@ -349,7 +359,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.pending.push(Pending::Assign {
                 node: n,
                 left: get(k.assign_left),
-                right: get(k.assign_right),
+                right,
                 ty: get(k.assign_type),
             });
         } else if let Some(n) = get(k.bind) {
@@ -456,6 +466,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        jsx_pragma: Default::default(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts

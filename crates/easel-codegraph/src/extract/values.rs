@@ -64,6 +64,27 @@ pub(super) fn js_callback_positions(callee: &[Seg], is_new: bool) -> &'static [u
     }
 }
 
+/// A TypeScript expression without what only changes its type (`x satisfies T`, `x as const`,
+/// `<T>x`, `x!`) and without parentheses: the value it evaluates to.
+pub(super) fn js_unwrap(n: Node<'_>) -> Node<'_> {
+    let mut n = n;
+    for _ in 0..8 {
+        let inner = match n.kind() {
+            "satisfies_expression"
+            | "as_expression"
+            | "non_null_expression"
+            | "parenthesized_expression" => n.named_child(0),
+            "type_assertion" => n.named_child(n.named_child_count().saturating_sub(1) as u32),
+            _ => None,
+        };
+        match inner {
+            Some(i) if i.kind() != "comment" => n = i,
+            _ => break,
+        }
+    }
+    n
+}
+
 /// The object or array pattern a JavaScript parameter destructures (`{ cb }`, `[a, b] = []`,
 /// TypeScript's `{ cb }: Opts`).
 pub(super) fn js_pattern(p: Node) -> Option<Node> {
@@ -85,13 +106,30 @@ pub(super) fn js_accessor(m: Node) -> u8 {
     let mut cur = m.walk();
     for ch in m.children(&mut cur) {
         match ch.kind() {
-            "get" => return 1,
+            "get" | "static get" => return 1,
             "set" => return 2,
-            _ if ch.is_named() && ch.kind() != "decorator" => return 0,
+            // TypeScript `protected get x()`, `override set x(v)`.
+            "decorator" | "accessibility_modifier" | "override_modifier" => {}
+            _ if ch.is_named() => return 0,
             _ => {}
         }
     }
     0
+}
+
+/// Whether a JavaScript method is `static` (the keyword is an unnamed child before the name,
+/// after TypeScript's `public`/`private`).
+pub(super) fn js_static(m: Node) -> bool {
+    let mut cur = m.walk();
+    for ch in m.children(&mut cur) {
+        match ch.kind() {
+            "static" | "static get" => return true,
+            "decorator" | "accessibility_modifier" | "override_modifier" => {}
+            _ if ch.is_named() => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a parameter list needs more than its names: a destructured parameter, a default
@@ -106,8 +144,9 @@ pub(super) fn js_params_special(params: Node) -> bool {
     })
 }
 
-/// Which JavaScript property accesses met by the query are no reads: callees (`a.b()`),
-/// objects of a longer chain (`a.b.c`) and of `new`; and which are writes (`a.b = v`).
+/// Which JavaScript property accesses met by the query are no reads: callees (`a.b()`) and
+/// what `new` constructs; and which are writes (`a.b = v`). The object of a longer chain is
+/// read (`this.items.length` runs the `items` getter).
 /// Worked out from the nodes above them, which the query met too, since asking a node for its
 /// parent walks down from the root.
 pub(super) fn js_prop_roles(
@@ -120,7 +159,7 @@ pub(super) fn js_prop_roles(
     // Field ids looked up once: by name, each lookup compares strings.
     let g = lang.grammar();
     let id = |name: &str| g.field_id_for_name(name);
-    let (function, constructor, object) = (id("function"), id("constructor"), id("object"));
+    let (function, constructor) = (id("function"), id("constructor"));
     fn child<'n>(n: &Node<'n>, f: Option<std::num::NonZeroU16>) -> Option<Node<'n>> {
         f.and_then(|f| n.child_by_field_id(f.get()))
     }
@@ -129,11 +168,6 @@ pub(super) fn js_prop_roles(
             Pending::Call(c) => {
                 if let Some(f) = child(c, function).or_else(|| child(c, constructor)) {
                     skip.insert(f.id());
-                }
-            }
-            Pending::Prop(m) => {
-                if let Some(o) = child(m, object) {
-                    skip.insert(o.id());
                 }
             }
             Pending::Assign {
@@ -393,6 +427,21 @@ impl<'t> Extractor<'_, 't> {
     /// functions and the literals they hold (`obj.inner.f`).
     pub(super) fn object_literal(&mut self, n: Node) {
         let Some(name) = self.object_names.get(&n.id()).cloned() else {
+            // Bound to no name (returned, passed along), its methods are anonymous functions:
+            // transparent, their calls belonging to the named scope around them. TypeScript's
+            // `export = { load() {} }` is the module's own `load`, as CommonJS's is.
+            let methods: Vec<Node> = named_parts(n)
+                .into_iter()
+                .filter(|m| m.kind() == "method_definition")
+                .collect();
+            if methods.is_empty() || n.parent().is_some_and(|p| p.kind() == "export_statement") {
+                return;
+            }
+            for m in methods {
+                if let Some(d) = self.def_at(m, &[DefKind::Func]) {
+                    self.facts.defs[d as usize].kind = DefKind::Scope;
+                }
+            }
             return;
         };
         self.add_def(n, n, DefKind::Class, name, Vec::new(), None, false);
@@ -414,6 +463,7 @@ impl<'t> Extractor<'_, 't> {
                 continue;
             }
             let key = unquote(&self.text(k));
+            let v = js_unwrap(v);
             match v.kind() {
                 "object" => {
                     self.object_names.insert(v.id(), key);

@@ -42,6 +42,12 @@ impl<'a> Resolver<'a> {
         let Some(outer) = self.call_site(fi, o) else {
             return false;
         };
+        // A component is run by the JSX factory when that is a function of the repository
+        // (which the factory's own calls then show), else by the library, for the scope
+        // writing the element.
+        if outer.jsx != 0 {
+            return self.call_targets(fi, outer).is_none();
+        }
         if self.lang(fi).is_js_family() {
             // `setTimeout(f)` and `new Promise(f)` of the host, or a method no code of the
             // repository provides (`arr.map(f)`, `p.then(f)`, `emitter.on('x', f)`).
@@ -169,7 +175,12 @@ impl<'a> Resolver<'a> {
     ) -> Option<Vec<(Ref, bool)>> {
         // A JavaScript callback is rarely a function of the repository (a parameter, a value
         // passed along): what it is, is cheaper to ask first than whether the outer call runs it.
-        if let Some(o) = call.via {
+        // A JSX element's component receives its props whoever runs it, so it stays a target
+        // (its parameters get the props); whether it is an edge of the writing scope is
+        // decided when edges are made ([`Resolver::file_edges`]).
+        if let Some(o) = call.via
+            && call.jsx != crate::extract::JSX_COMPONENT
+        {
             if self.lang(fi).is_js_family() && !self.may_be_function(fi, call) {
                 return None;
             }
@@ -249,6 +260,17 @@ impl<'a> Resolver<'a> {
                     if let Some(ctor) = self.constructor(c) {
                         out.push((ctor, true));
                     }
+                    // A class component rendered by a library: its `render` runs too.
+                    if call.jsx == crate::extract::JSX_COMPONENT {
+                        out.extend(
+                            self.class_member(c, "render", 0, false)
+                                .into_iter()
+                                .filter_map(|v| match v {
+                                    Val::Func(r) | Val::Bound(r) => Some((r, true)),
+                                    _ => None,
+                                }),
+                        );
+                    }
                 }
                 // `super(...)` in a constructor: the nearest base constructor.
                 // Python: the next `__init__` in the MRO of each class `self` can be.
@@ -311,10 +333,23 @@ impl<'a> Resolver<'a> {
         let mut out = Vec::new();
         let js = self.lang(fi).is_js_family();
         for v in self.eval(fi, call.scope, obj, Some(call.line), 0) {
-            let c = match v {
-                Val::Instance(c) | Val::SelfOf(c) => c,
+            // Each class to look the accessor up in, and how many of its MRO to skip.
+            let starts: Vec<(Ref, usize)> = match v {
+                // `this.x` in a JavaScript class: the class's own or any subclass's accessor
+                // (a base may declare it abstract).
+                Val::SelfOf(c) if js => {
+                    let ks = self.dispatch_classes(c);
+                    if ks.len() > MAX_VALS {
+                        vec![(c, 0)]
+                    } else {
+                        ks.into_iter().map(|k| (k, 0)).collect()
+                    }
+                }
+                Val::Instance(c) | Val::SelfOf(c) => vec![(c, 0)],
+                // `super.x`: the accessor of a base.
+                Val::Super(c) if js => vec![(c, 1)],
                 // A JavaScript class's static accessors.
-                Val::Class(c) if js => c,
+                Val::Class(c) if js => vec![(c, 0)],
                 // `const o = { get x() {} }`: the literal's accessors, by key.
                 Val::Lit(f, id) if js => {
                     let (scope, line, _, elements, _) = self.literal_parts(f, id);
@@ -332,28 +367,38 @@ impl<'a> Resolver<'a> {
                 }
                 _ => continue,
             };
-            for k in self.mro(c, 0) {
-                let Some(bs) = self.idx[k.file as usize]
-                    .bindings
-                    .get(&(Some(k.def), p.clone()))
-                else {
-                    continue;
-                };
-                let defs = &self.files[k.file as usize].defs;
-                for b in bs {
-                    if let BindKind::Def(d) = b.kind
-                        && prop_kind(&defs[d as usize]) == call.prop
-                    {
-                        out.push((
-                            Ref {
+            for (c, skip) in starts {
+                for k in self.mro(c, 0).into_iter().skip(skip) {
+                    let Some(bs) = self.idx[k.file as usize]
+                        .bindings
+                        .get(&(Some(k.def), p.clone()))
+                    else {
+                        continue;
+                    };
+                    let defs = &self.files[k.file as usize].defs;
+                    for b in bs {
+                        if let BindKind::Def(d) = b.kind
+                            && prop_kind(&defs[d as usize]) == call.prop
+                        {
+                            let r = Ref {
                                 file: k.file,
                                 def: d,
-                            },
-                            true,
-                        ));
+                            };
+                            // A decorated JavaScript accessor runs what its decorators made of it.
+                            if js && !defs[d as usize].decorators.is_empty() {
+                                out.extend(self.decorated(r, 1).into_iter().filter_map(
+                                    |v| match v {
+                                        Val::Func(w) => Some((w, true)),
+                                        _ => None,
+                                    },
+                                ));
+                            } else {
+                                out.push((r, true));
+                            }
+                        }
                     }
+                    break;
                 }
-                break;
             }
         }
         if out.is_empty() {

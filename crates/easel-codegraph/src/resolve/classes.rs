@@ -25,6 +25,28 @@ pub(super) fn prop_kind(d: &crate::extract::Def) -> u8 {
     0
 }
 
+/// Whether two places are the same TypeScript namespace path: both the module, or namespaces
+/// of one name within the same path (`namespace App.Http {}` written twice declares `App`
+/// twice, and each `Http` in its own `App`).
+fn same_namespace(defs: &[crate::extract::Def], a: Option<u32>, b: Option<u32>) -> bool {
+    let (mut a, mut b) = (a, b);
+    for _ in 0..16 {
+        match (a, b) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x == y => return true,
+            (Some(x), Some(y)) => {
+                let (dx, dy) = (&defs[x as usize], &defs[y as usize]);
+                if !(dx.is_namespace && dy.is_namespace && dx.name == dy.name) {
+                    return false;
+                }
+                (a, b) = (dx.parent, dy.parent);
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 impl<'a> Resolver<'a> {
     pub(super) fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
         if depth > MAX_DEPTH {
@@ -381,7 +403,7 @@ impl<'a> Resolver<'a> {
                     *i as DefId != c.def
                         && d.is_namespace
                         && d.name == def.name
-                        && d.parent == def.parent
+                        && same_namespace(defs, d.parent, def.parent)
                 })
                 .map(|(i, _)| Ref {
                     file: c.file,
@@ -550,7 +572,8 @@ impl<'a> Resolver<'a> {
             more.reverse();
             stack.extend(more);
         }
-        if out.is_empty() || used(c) {
+        // A TypeScript abstract class is never itself what `this` is, when it has subclasses.
+        if out.is_empty() || (used(c) && !self.def(c).is_abstract) {
             out.insert(0, c);
         }
         out

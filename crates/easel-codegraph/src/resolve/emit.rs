@@ -162,6 +162,10 @@ impl<'a> Resolver<'a> {
                 _ => self.call_targets(fi, call),
             };
             match targets {
+                // A component the repository's JSX factory runs: the factory's calls show it.
+                Some(_)
+                    if call.jsx == crate::extract::JSX_COMPONENT
+                        && call.via.is_some_and(|o| !self.calls_back(fi, o)) => {}
                 Some(ts) => {
                     for (t, _) in ts {
                         edges.push(Edge {

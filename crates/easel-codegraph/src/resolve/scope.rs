@@ -145,6 +145,16 @@ impl<'a> Resolver<'a> {
                     if lang == Lang::Ruby && self.in_class_method(fi, scope) {
                         return vec![Val::Class(c)];
                     }
+                    // `this` in a JavaScript static method is the class it is called on: the
+                    // class or any subclass (`static create() { return new this(); }`).
+                    if lang.is_js_family() && self.in_static_method(fi, scope) {
+                        let ks = self.dispatch_classes(c);
+                        return if ks.len() > MAX_VALS {
+                            vec![Val::Class(c)]
+                        } else {
+                            ks.into_iter().map(Val::Class).collect()
+                        };
+                    }
                     return vec![Val::SelfOf(c)];
                 }
                 if name == "self" && lang == Lang::Rust {
@@ -263,6 +273,21 @@ impl<'a> Resolver<'a> {
         true
     }
 
+    /// Whether the innermost function around `scope` (arrows are not) is a JavaScript static
+    /// method.
+    fn in_static_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                return def.is_classmethod;
+            }
+            cur = def.parent;
+        }
+        false
+    }
+
     /// Names not bound in the file: star imports and the language's global rules.
     pub(super) fn lookup_outside(&self, fi: FileId, name: &str, depth: u32) -> Vec<Val> {
         let f = &self.files[fi as usize];
@@ -354,6 +379,10 @@ impl<'a> Resolver<'a> {
             .unwrap_or_default()
     }
 
+    fn is_namespace_def(&self, fi: FileId, b: &Binding) -> bool {
+        matches!(b.kind, BindKind::Def(d) if self.files[fi as usize].defs[d as usize].is_namespace)
+    }
+
     pub(super) fn eval_bindings(
         &self,
         fi: FileId,
@@ -379,6 +408,22 @@ impl<'a> Resolver<'a> {
             bs
         };
         let reaching = reaching_bindings(bs, line);
+        // A TypeScript namespace merges with the function or class of its name declared
+        // before it (`function $() {}` and `namespace $ { export function ajax() {} }`):
+        // the name is both.
+        if self.lang(fi).is_js_family()
+            && reaching.iter().any(|b| self.is_namespace_def(fi, b))
+            && let Some(merged) = bs
+                .iter()
+                .find(|b| matches!(b.kind, BindKind::Def(_)) && !self.is_namespace_def(fi, b))
+        {
+            let mut out = self.eval_binding(fi, *merged, depth);
+            for b in reaching {
+                out.extend(self.eval_binding(fi, *b, depth));
+            }
+            dedup(&mut out);
+            return out;
+        }
         if let [b] = reaching {
             return self.eval_binding(fi, *b, depth);
         }
@@ -456,6 +501,7 @@ impl<'a> Resolver<'a> {
             BindKind::Param(d, i) => {
                 // A declared type says what the parameter is.
                 let def = &f.defs[d as usize];
+                let mut typed: Vec<Val> = Vec::new();
                 if let Some(Some(t)) = def.param_types.get(i as usize) {
                     let inst: Vec<Val> = self
                         .eval(fi, def.parent, t, None, depth + 1)
@@ -465,9 +511,15 @@ impl<'a> Resolver<'a> {
                             _ => None,
                         })
                         .collect();
-                    if !inst.is_empty() {
+                    // An interface is a shape: an object literal passed in has it too, so the
+                    // arguments say what runs as well as the classes implementing it.
+                    let shapes = inst
+                        .iter()
+                        .all(|v| matches!(v, Val::Instance(c) if self.def(*c).is_interface));
+                    if !inst.is_empty() && !shapes {
                         return inst;
                     }
+                    typed = inst;
                 }
                 PARAM_TOUCHED.with(|t| t.set(true));
                 let r = Ref { file: fi, def: d };
@@ -477,7 +529,12 @@ impl<'a> Resolver<'a> {
                 if def.kwstar == Some(i) {
                     return vec![Val::Kwargs(r, i)];
                 }
-                self.param_values(r, i, depth + 1)
+                if typed.is_empty() {
+                    return self.param_values(r, i, depth + 1);
+                }
+                typed.extend(self.param_values(r, i, depth + 1));
+                dedup(&mut typed);
+                typed
             }
             BindKind::Unknown => Vec::new(),
         }
@@ -536,6 +593,12 @@ impl<'a> Resolver<'a> {
             }
             let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
                 Some((_, v)) => Some(v.as_ref()),
+                // A JavaScript method has no receiver among its parameters: `obj.m(a)` gives
+                // `a` to the first, and `f.call(obj, a)` too.
+                None if self.lang(f.file).is_js_family() => call
+                    .args
+                    .get(i as usize + js_this_arg(call, def))
+                    .map(Option::as_ref),
                 None => {
                     let shift = u32::from(bound);
                     if i < shift {
@@ -623,6 +686,14 @@ impl<'a> Resolver<'a> {
                     })
                     .map(|(_, v)| v)
                     .collect()
+            } else if self.lang(f.file).is_js_family() {
+                let from = i as usize + js_this_arg(call, self.def(f));
+                let rest = call.args.get(from..).unwrap_or(&[]);
+                match key.and_then(|k| k.parse::<usize>().ok()) {
+                    Some(k) => rest.get(k).into_iter().collect(),
+                    None if key.is_some() => Vec::new(),
+                    None => rest.iter().collect(),
+                }
             } else {
                 let from = (i - u32::from(bound).min(i)) as usize;
                 let rest = call.args.get(from..).unwrap_or(&[]);
@@ -693,5 +764,14 @@ impl<'a> Resolver<'a> {
             }
         }
         vec![cur]
+    }
+}
+
+/// `1` when a JavaScript call runs `def` through `def.call(thisArg, ...)` or
+/// `def.apply(thisArg, args)`: the arguments start after `thisArg`.
+fn js_this_arg(call: &crate::extract::CallSite, def: &crate::extract::Def) -> usize {
+    match call.callee.last() {
+        Some(Seg::Name(n)) if (n == "call" || n == "apply") && def.name != *n => 1,
+        _ => 0,
     }
 }
