@@ -220,10 +220,15 @@ impl<'t> Extractor<'_, 't> {
                     return Some(());
                 }
                 self.segs_into(obj, out, depth + 1)?;
-                // Python: a key known only at run time may be any of the container's keys.
+                // A key known only at run time may be any of the container's keys (Python,
+                // and JavaScript's tables of handlers: `handlers[action.type](...)`).
                 let key = match self.literal_key(key) {
                     Some(k) => k,
-                    None if self.lang == Lang::Python && key.kind() != "slice" => "*".into(),
+                    None if (self.lang == Lang::Python && key.kind() != "slice")
+                        || self.lang.is_js_family() =>
+                    {
+                        "*".into()
+                    }
                     None => return None,
                 };
                 out.push(Seg::Index(key));
@@ -308,6 +313,23 @@ impl<'t> Extractor<'_, 't> {
                 if self.lang == Lang::Python =>
             {
                 out.push(Seg::Lit(self.literal(n)));
+            }
+            // JavaScript `a || b`, `a ?? b` and `c ? a : b` are either (a key of their own: a
+            // chain `a || b || c` starts where its first part does).
+            "binary_expression" if self.lang.is_js_family() => {
+                let op = field("operator")?;
+                if !matches!(self.src.get(op.byte_range())?, b"||" | b"??") {
+                    return None;
+                }
+                let key = usize::MAX / 128 - n.end_byte();
+                out.push(Seg::Lit(self.pair(key, n, field("left")?, field("right")?)));
+                out.push(Seg::Iter);
+            }
+            "ternary_expression" if self.lang.is_js_family() => {
+                let key = usize::MAX / 256 - n.start_byte();
+                let (a, b) = (field("consequence")?, field("alternative")?);
+                out.push(Seg::Lit(self.pair(key, n, a, b)));
+                out.push(Seg::Iter);
             }
             // `a if c else b` is either: a pair whose elements iterating gives.
             "conditional_expression" if self.lang == Lang::Python => {
@@ -395,6 +417,12 @@ impl<'t> Extractor<'_, 't> {
                     && let Some(path) = self.require_path(n)
                 {
                     out.push(Seg::Name(require_key(&path)));
+                    return Some(());
+                }
+                if self.lang.is_js_family()
+                    && let Some(lit) = self.object_view(n)
+                {
+                    out.push(Seg::Lit(lit));
                     return Some(());
                 }
                 self.segs_into(field("function")?, out, depth + 1)?;

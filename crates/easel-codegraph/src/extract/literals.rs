@@ -114,6 +114,38 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
+    /// `Object.values(x)` and `Object.entries(x)` in JavaScript: a sequence holding any value
+    /// of `x` (for `entries`, pairs whose second element is one), so that a loop over it, or
+    /// `forEach`, reaches every function a table of handlers holds.
+    pub(super) fn object_view(&self, call: Node) -> Option<u32> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "member_expression" {
+            return None;
+        }
+        let obj = f.child_by_field_name("object")?;
+        let prop = f.child_by_field_name("property")?;
+        if self.src.get(obj.byte_range())? != b"Object" {
+            return None;
+        }
+        let entries = match self.src.get(prop.byte_range())? {
+            b"values" => false,
+            b"entries" => true,
+            _ => return None,
+        };
+        let args = call.child_by_field_name("arguments")?;
+        let mut segs = self.segs(args.named_child(0)?)?;
+        segs.push(Seg::Index("*".into()));
+        if entries {
+            let pair = self.add_literal(
+                usize::MAX / 64 - call.start_byte(),
+                call,
+                vec![("1".into(), Some(segs))],
+            );
+            segs = vec![Seg::Lit(pair)];
+        }
+        Some(self.holding_any(call, segs))
+    }
+
     /// A literal sequence of these elements, made for node `n` (recorded once under `key`,
     /// which no literal node uses).
     pub(super) fn add_literal(

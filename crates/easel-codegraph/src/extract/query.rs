@@ -230,7 +230,17 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 params.insert(0, x.text(s));
                 types.insert(0, None);
             }
-            x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
+            // A method of an object literal bound to no name (an argument, a return value)
+            // is transparent, as an anonymous function is.
+            let kind = if lang.is_js_family()
+                && n.kind() == "method_definition"
+                && unbound_object_method(n)
+            {
+                DefKind::Scope
+            } else {
+                DefKind::Func
+            };
+            x.add_def(n, body, kind, name, Vec::new(), receiver, false);
             if lang == Lang::Python
                 && let Some(p) = get(k.func_params)
             {

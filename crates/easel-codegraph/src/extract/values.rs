@@ -64,6 +64,30 @@ pub(super) fn js_callback_positions(callee: &[Seg], is_new: bool) -> &'static [u
     }
 }
 
+/// A JavaScript method written in an object literal that no binding names: the literal (or
+/// the outermost literal holding it by key) is not the value of a declaration, an assignment
+/// or an export, but an argument, a return value, an element.
+pub(super) fn unbound_object_method(m: Node) -> bool {
+    let mut obj = match m.parent() {
+        Some(p) if p.kind() == "object" => p,
+        _ => return false,
+    };
+    loop {
+        let Some(p) = obj.parent() else { return false };
+        match p.kind() {
+            "pair" => match p.parent() {
+                Some(o) if o.kind() == "object" => obj = o,
+                _ => return false,
+            },
+            "parenthesized_expression" | "satisfies_expression" | "as_expression" => obj = p,
+            "arguments" | "return_statement" | "array" | "arrow_function" | "spread_element" => {
+                return true;
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// The object or array pattern a JavaScript parameter destructures (`{ cb }`, `[a, b] = []`,
 /// TypeScript's `{ cb }: Opts`).
 pub(super) fn js_pattern(p: Node) -> Option<Node> {

@@ -65,6 +65,22 @@ impl<'a> Resolver<'a> {
 
     /// `container[key]` for a literal container.
     pub(super) fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
+        // A JavaScript module as a table (`commands[name]()` on a `require`d module): a
+        // constant key is that export; any key, any value of what `module.exports` is.
+        if let Val::Module(m) = v
+            && self.lang(*m).is_js_family()
+        {
+            if key != "*" {
+                return self.module_member(*m, key, depth + 1, true);
+            }
+            let mut out = Vec::new();
+            for w in self.js_module_value(*m, depth + 1) {
+                if !matches!(w, Val::Module(_)) {
+                    out.extend(self.element(&w, key, depth + 1));
+                }
+            }
+            return out;
+        }
         // A key known only at run time: any value the container holds.
         if key == "*" {
             return match v {
