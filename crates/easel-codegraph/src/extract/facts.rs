@@ -89,6 +89,10 @@ pub struct Def {
     /// A JavaScript accessor: `1` for `get x()`, `2` for `set x(v)`, else `0`.
     #[serde(default)]
     pub accessor: u8,
+    /// A JavaScript constructor function with methods on its prototype
+    /// (`T.prototype.m = function`): `new T()` is an instance whose methods they are.
+    #[serde(default)]
+    pub has_proto: bool,
 }
 
 /// A call site.

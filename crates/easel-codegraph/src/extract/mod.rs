@@ -83,6 +83,11 @@ struct Extractor<'s, 't> {
     object_names: foldhash::HashMap<usize, String>,
     /// The object literals met, named once the query is done.
     objects: Vec<Node<'t>>,
+    /// JavaScript functions assigned (not declared) to a variable or a property, with the
+    /// variable's name: named in the scope that declares it (`Self::home_assigned`).
+    assigned: Vec<(Node<'t>, String)>,
+    /// `T.prototype.m = function`: the function's bytes and `T`, the method's receiver.
+    proto: foldhash::HashMap<(u32, u32), String>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {

@@ -146,6 +146,8 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        assigned: Vec::new(),
+        proto: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -351,7 +353,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             if lang.is_js_family()
                 && let (Some(l), Some(r)) = (get(k.assign_left), get(k.assign_right))
             {
-                x.name_value(l, r);
+                x.name_value(l, r, n.kind() == "assignment_expression");
                 if n.kind() == "assignment_expression" {
                     x.cjs_export_defs(l, r);
                 }
@@ -466,6 +468,8 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        assigned: Vec::new(),
+        proto: Default::default(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts

@@ -395,13 +395,23 @@ impl<'t> Extractor<'_, 't> {
 
     /// `name = <function, class or object literal>` (a declaration or an assignment to a plain
     /// name): the value is named after it.
-    pub(super) fn name_value(&mut self, left: Node, right: Node) {
+    pub(super) fn name_value(&mut self, left: Node, right: Node<'t>, assigned: bool) {
+        let is_fn = matches!(right.kind(), "arrow_function" | "function_expression");
+        if left.kind() == "member_expression" {
+            if is_fn && assigned {
+                self.name_property_function(left, right);
+            }
+            return;
+        }
         if left.kind() != "identifier" {
             return;
         }
         match right.kind() {
             "arrow_function" | "function_expression" => {
                 let name = self.text(left);
+                if assigned {
+                    self.assigned.push((right, name.clone()));
+                }
                 self.renames
                     .insert((right.start_byte() as u32, right.end_byte() as u32), name);
             }
@@ -411,6 +421,53 @@ impl<'t> Extractor<'_, 't> {
             }
             _ => {}
         }
+    }
+
+    /// `obj.p = function`, `App.util.pad = function`: named by the target's path (`obj.p`);
+    /// `T.prototype.m = function` is the method `m` of `T`. `this.x`, `module.exports` and
+    /// `exports.x` are named elsewhere (or not at all).
+    fn name_property_function(&mut self, left: Node, right: Node<'t>) {
+        let mut path = Vec::new();
+        let mut cur = left;
+        while cur.kind() == "member_expression" {
+            let Some(p) = cur.child_by_field_name("property") else {
+                return;
+            };
+            if p.kind() != "property_identifier" {
+                return;
+            }
+            path.push(self.text(p));
+            let Some(o) = cur.child_by_field_name("object") else {
+                return;
+            };
+            cur = o;
+        }
+        if cur.kind() != "identifier" || path.len() > 8 {
+            return;
+        }
+        let head = self.text(cur);
+        if matches!(head.as_str(), "module" | "exports") {
+            return;
+        }
+        path.push(head.clone());
+        path.reverse();
+        let key = (right.start_byte() as u32, right.end_byte() as u32);
+        if let [t, p, m] = path.as_slice()
+            && p == "prototype"
+        {
+            self.proto.insert(key, t.clone());
+            self.renames.insert(key, m.clone());
+            return;
+        }
+        let name = path
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !(*i > 0 && p.as_str() == "prototype"))
+            .map(|(_, p)| p.as_str())
+            .collect::<Vec<_>>()
+            .join(".");
+        self.assigned.push((right, head));
+        self.renames.insert(key, name);
     }
 
     /// An object literal: bound to a name, a container for its methods, its keys naming the
@@ -525,6 +582,7 @@ impl<'t> Extractor<'_, 't> {
             if let Some(name) = self.renames.get(&(d.start_byte, d.end_byte)) {
                 d.kind = DefKind::Func;
                 d.name = name.clone();
+                d.receiver = self.proto.get(&(d.start_byte, d.end_byte)).cloned();
             }
         }
     }
@@ -714,5 +772,99 @@ impl<'t> Extractor<'_, 't> {
             }
             _ => {}
         }
+    }
+}
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// Functions assigned to a variable (or a property of one) are named in the scope that
+    /// declares the variable, wherever the assignment is made: the function is what the
+    /// variable holds, called from wherever it is visible (`function enable() { onSave = ...
+    /// }` with a top-level `let onSave` is the module's `onSave`; an undeclared one too).
+    pub(super) fn home_assigned(&mut self) {
+        for (f, name) in std::mem::take(&mut self.assigned) {
+            let Some(d) = self.def_at(f, &[DefKind::Func]) else {
+                continue;
+            };
+            let Some(parent) = self.facts.defs[d as usize].parent else {
+                continue;
+            };
+            let home = self.declaring_scope(f, &name);
+            if home != Some(parent) {
+                self.facts.defs[d as usize].parent = home;
+            }
+        }
+    }
+
+    /// The definition whose scope declares `name` as seen from `n` (a parameter, a `let`,
+    /// `const` or `var` of an enclosing block, a function or class declared there), `None` for
+    /// the module or an undeclared name.
+    fn declaring_scope(&self, n: Node, name: &str) -> Option<u32> {
+        let src = self.src;
+        let is =
+            |x: Node| x.kind() == "identifier" && src.get(x.byte_range()) == Some(name.as_bytes());
+        let mut cur = n.parent();
+        while let Some(a) = cur {
+            match a.kind() {
+                "function_declaration"
+                | "function_expression"
+                | "arrow_function"
+                | "method_definition"
+                | "generator_function_declaration"
+                | "generator_function" => {
+                    let declares = a
+                        .child_by_field_name("parameters")
+                        .map(|ps| {
+                            named_parts(ps).into_iter().any(|p| {
+                                let p = js_param_name(p);
+                                is(p)
+                            })
+                        })
+                        .unwrap_or(false)
+                        || a.child_by_field_name("parameter").is_some_and(is);
+                    if declares {
+                        let body = a.child_by_field_name("body").unwrap_or(a);
+                        return self.scope_of(body.start_byte() as u32 + 1);
+                    }
+                }
+                "statement_block" | "program" | "class_static_block" => {
+                    let declares = named_parts(a).into_iter().any(|s| match s.kind() {
+                        "lexical_declaration" | "variable_declaration" => named_parts(s)
+                            .into_iter()
+                            .filter(|d| d.kind() == "variable_declarator")
+                            .any(|d| d.child_by_field_name("name").is_some_and(is)),
+                        "function_declaration"
+                        | "class_declaration"
+                        | "generator_function_declaration" => {
+                            s.child_by_field_name("name").is_some_and(is)
+                        }
+                        _ => false,
+                    });
+                    if declares {
+                        return if a.kind() == "program" {
+                            None
+                        } else {
+                            self.scope_of(a.start_byte() as u32 + 1)
+                        };
+                    }
+                }
+                _ => {}
+            }
+            cur = a.parent();
+        }
+        None
+    }
+}
+
+/// The name a parameter binds (`x`, `x = 1`, TypeScript's `x: T`), else the node itself.
+fn js_param_name(p: Node) -> Node {
+    let p = match p.kind() {
+        "required_parameter" | "optional_parameter" => {
+            p.child_by_field_name("pattern").unwrap_or(p)
+        }
+        _ => p,
+    };
+    match p.kind() {
+        "assignment_pattern" => p.child_by_field_name("left").unwrap_or(p),
+        _ => p,
     }
 }

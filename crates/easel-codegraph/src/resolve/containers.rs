@@ -318,6 +318,10 @@ impl<'a> Resolver<'a> {
                         })
                         .collect();
                 }
+                // `new T()` of a constructor function with prototype methods.
+                if self.def(*r).has_proto {
+                    out.push(Val::Instance(*r));
+                }
                 dedup(&mut out);
                 out
             }

@@ -512,8 +512,13 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         && bindings
             .keys()
             .any(|(s, n)| s.is_none() && n.starts_with("exports"));
+    let dotted = f.lang.is_js_family()
+        && f.defs
+            .iter()
+            .any(|d| d.kind == DefKind::Func && d.name.contains('.'));
     FileIndex {
         cjs,
+        dotted,
         bindings,
         inst_attrs,
         elem_assigns,

@@ -203,6 +203,9 @@ struct FileIndex {
     /// (CommonJS, TypeScript `export =`, an AMD factory's value): only these are looked up
     /// that way.
     cjs: bool,
+    /// A JavaScript file with a function named by a property path (`App.util.pad = function`):
+    /// only these look a dotted callee up under its whole path.
+    dotted: bool,
     /// Module qualname (also the prefix of definition qualnames).
     qualname: String,
     def_prefix: String,
