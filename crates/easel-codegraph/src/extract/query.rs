@@ -416,6 +416,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
     }
     x.finish_defs();
     x.finish_pending();
+    if lang.is_js_family() {
+        x.own_emitters();
+    }
     if lang == Lang::Python {
         cond_blocks(tree.root_node(), &mut x.facts.cond_blocks);
         x.operator_dunders(tree.root_node());

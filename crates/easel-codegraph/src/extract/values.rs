@@ -868,3 +868,173 @@ fn js_param_name(p: Node) -> Node {
         _ => p,
     }
 }
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// A function stored in a collection held by `this` (`this.listeners.push(fn)`,
+    /// `this.routes.set(k, fn)`, `(this.byType[t] ||= []).push(fn)`): recorded as a value of
+    /// that field, a sequence holding it, so that the methods reading the field (iterating it,
+    /// `forEach`, `.get(k)`, `[k]`) call what was stored, as emitters and registries do.
+    pub(super) fn this_store(
+        &mut self,
+        call: Node,
+        f: Node,
+        scope: Option<u32>,
+        args: &[Option<Vec<Seg>>],
+    ) {
+        if f.kind() != "member_expression" {
+            return;
+        }
+        let Some(m) = f.child_by_field_name("property") else {
+            return;
+        };
+        let stored = match self.src.get(m.byte_range()) {
+            Some(b"push" | b"add" | b"unshift") => args.first(),
+            Some(b"set") => args.get(1),
+            _ => return,
+        };
+        let Some(Some(value)) = stored else { return };
+        let Some(mut obj) = f.child_by_field_name("object") else {
+            return;
+        };
+        // `(this.byType[t] ||= []).push(fn)`, `(this.x[t] = this.x[t] || []).push(fn)`.
+        if obj.kind() == "parenthesized_expression"
+            && let Some(inner) = obj.named_child(0)
+            && matches!(
+                inner.kind(),
+                "augmented_assignment_expression" | "assignment_expression"
+            )
+            && let Some(l) = inner.child_by_field_name("left")
+        {
+            obj = l;
+        }
+        let Some(segs) = self.segs(obj) else { return };
+        let (field, nested) = match segs.as_slice() {
+            [Seg::Name(t), Seg::Name(field)] if t == "this" => (field.clone(), false),
+            [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => (field.clone(), true),
+            _ => return,
+        };
+        let mut held = self.holding_any(call, value.clone());
+        if nested {
+            held = self.add_literal(
+                usize::MAX / 512 - call.start_byte(),
+                call,
+                vec![("*".into(), Some(vec![Seg::Lit(held)]))],
+            );
+        }
+        let line = call.start_position().row as u32 + 1;
+        self.facts.assigns.push(AssignFact::plain(
+            scope,
+            vec!["this".into(), field],
+            Some(vec![Seg::Lit(held)]),
+            line,
+        ));
+    }
+}
+
+/// Methods of an event emitter that register a listener (the function is the last argument).
+const LISTEN_METHODS: &[&str] = &[
+    "on",
+    "once",
+    "addListener",
+    "prependListener",
+    "addEventListener",
+];
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// A listener registered on an emitter a class holds (`this.ee.on('x', fn)`) is run by the
+    /// methods of that class that emit on it (`this.ee.emit('x')`), not by the registration:
+    /// the listener is stored as a value of the field (as [`Self::this_store`] does) and each
+    /// emitting method calls what it holds. Without such a method the registration stays the
+    /// call.
+    pub(super) fn own_emitters(&mut self) {
+        let calls = &self.facts.calls;
+        let field_of = |c: &CallSite, names: &[&str]| match c.callee.as_slice() {
+            [Seg::Name(t), Seg::Name(f), Seg::Name(m)]
+                if t == "this" && names.contains(&m.as_str()) =>
+            {
+                Some(f.clone())
+            }
+            _ => None,
+        };
+        let mut regs = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            if let Some(o) = c.via
+                && let Some(f) = field_of(&calls[o as usize], LISTEN_METHODS)
+            {
+                regs.push((i, f));
+            }
+        }
+        if regs.is_empty() {
+            return;
+        }
+        let class_of = |s: Option<u32>| {
+            let mut cur = s;
+            while let Some(d) = cur {
+                let def = &self.facts.defs[d as usize];
+                if def.kind == DefKind::Class && !def.is_namespace {
+                    return Some(d);
+                }
+                cur = def.parent;
+            }
+            None
+        };
+        let emits: Vec<(Option<u32>, Option<u32>, String, u32)> = calls
+            .iter()
+            .filter_map(|c| {
+                let f = field_of(c, &["emit", "dispatchEvent"])?;
+                Some((class_of(c.scope), c.scope, f, c.line))
+            })
+            .collect();
+        let mut new_calls = Vec::new();
+        let mut new_assigns = Vec::new();
+        for (i, f) in regs {
+            let reg = &self.facts.calls[i];
+            let class = class_of(reg.scope);
+            if class.is_none() {
+                continue;
+            }
+            let mut found = false;
+            let key = format!("{f}:listeners");
+            for (c, scope, ef, line) in &emits {
+                if *c == class && *ef == f {
+                    found = true;
+                    new_calls.push(CallSite {
+                        maybe: true,
+                        ..CallSite::bare(
+                            *scope,
+                            vec![Seg::Name("this".into()), Seg::Name(key.clone()), Seg::Iter],
+                            String::new(),
+                            *line,
+                        )
+                    });
+                }
+            }
+            if found {
+                let held = self.holding_any_at(i, reg.callee.clone());
+                new_assigns.push(AssignFact::plain(
+                    reg.scope,
+                    vec!["this".into(), key],
+                    Some(vec![Seg::Lit(held)]),
+                    reg.line,
+                ));
+                self.facts.calls[i].callee.clear();
+            }
+        }
+        self.facts.calls.extend(new_calls);
+        self.facts.assigns.extend(new_assigns);
+    }
+
+    /// A literal sequence holding `value`, made for call site `i` (no node at hand).
+    fn holding_any_at(&self, i: usize, value: Vec<Seg>) -> u32 {
+        let c = &self.facts.calls[i];
+        let lit = LitFact {
+            scope: c.scope,
+            line: c.line,
+            dict: false,
+            elements: vec![("*".into(), Some(value))],
+        };
+        let mut l = self.lits.borrow_mut();
+        l.0.push(lit);
+        (l.0.len() - 1) as u32
+    }
+}

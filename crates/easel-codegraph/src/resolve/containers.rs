@@ -292,6 +292,7 @@ impl<'a> Resolver<'a> {
             Val::Class(c) => vec![Val::Instance(*c)],
             Val::LitMethod(f, id, View::Values) => vec![Val::LitValues(*f, *id)],
             Val::LitMethod(f, id, View::Copy) => vec![Val::Lit(*f, *id)],
+            Val::LitMethod(f, id, View::Get) => self.element(&Val::Lit(*f, *id), "*", depth + 1),
             Val::Func(r) | Val::Bound(r) => {
                 let rets = &self.files[r.file as usize].returns;
                 if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {

@@ -159,6 +159,8 @@ enum LitId {
 enum View {
     Values,
     Copy,
+    /// A JavaScript `Map`'s `get` on a collection held by `this`: calling it gives a value.
+    Get,
 }
 
 #[derive(Debug, Clone, Copy)]

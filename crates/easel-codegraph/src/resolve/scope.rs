@@ -537,7 +537,8 @@ impl<'a> Resolver<'a> {
             let arg = match call.kwargs.iter().find(|(k, _)| k == pname) {
                 Some((_, v)) => Some(v.as_ref()),
                 None => {
-                    let shift = u32::from(bound);
+                    // A JavaScript method has no parameter for its receiver (`this`).
+                    let shift = u32::from(bound && !self.lang(f.file).is_js_family());
                     if i < shift {
                         // A function called as a method (assigned to a class): its first
                         // parameter is the receiver, `obj` of `obj.m(...)`.
