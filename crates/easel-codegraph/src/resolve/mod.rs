@@ -301,7 +301,9 @@ pub(crate) type ImportTargets = (Vec<Vec<FileId>>, Vec<Dep>);
 /// One file's classes and their direct bases, and what working them out read.
 pub(crate) type FileBases = (Vec<(DefId, Vec<Ref>)>, Vec<Dep>);
 
-const MAX_DEPTH: u32 = 10;
+/// How deep one evaluation may go (12: a JavaScript function reached through barrels of
+/// barrels inside an argument takes that many steps).
+const MAX_DEPTH: u32 = 12;
 
 thread_local! {
     /// Set when an evaluation reads a parameter: only such calls can gain targets in the
