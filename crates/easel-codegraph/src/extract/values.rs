@@ -589,7 +589,7 @@ impl<'t> Extractor<'_, 't> {
 
     /// A class expression: named after its binding (`let X = class Y {}` is `X`), else by its
     /// own name (`return class Widget {}`); an anonymous one bound to nothing is no node.
-    pub(super) fn class_expression(&mut self, n: Node) {
+    pub(super) fn class_expression(&mut self, n: Node<'t>) {
         let Some(p) = n.parent() else { return };
         let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
         let bound = match p.kind() {
@@ -602,6 +602,9 @@ impl<'t> Extractor<'_, 't> {
             return;
         };
         let name = self.text(name);
+        if bound.is_some() && p.kind() == "assignment_expression" {
+            self.assigned.push((n, name.clone()));
+        }
         let Some(body) = n.child_by_field_name("body") else {
             return;
         };
@@ -782,7 +785,7 @@ impl<'s, 't> Extractor<'s, 't> {
     /// }` with a top-level `let onSave` is the module's `onSave`; an undeclared one too).
     pub(super) fn home_assigned(&mut self) {
         for (f, name) in std::mem::take(&mut self.assigned) {
-            let Some(d) = self.def_at(f, &[DefKind::Func]) else {
+            let Some(d) = self.def_at(f, &[DefKind::Func, DefKind::Class]) else {
                 continue;
             };
             let Some(parent) = self.facts.defs[d as usize].parent else {

@@ -431,6 +431,16 @@ impl<'a> Resolver<'a> {
             }
             Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
         };
+        // `module.exports.clean(s)` (or `exports.clean`) inside a CommonJS module: its own
+        // export, whatever `module.exports` itself was set to.
+        if let Seg::Name(n) = &segs[0]
+            && n == "exports"
+            && segs.len() > 1
+            && self.idx[fi as usize].cjs
+            && !vals.contains(&Val::Module(fi))
+        {
+            vals.push(Val::Module(fi));
+        }
         // `App.util.pad = function` names a function `App.util.pad` where `App` is declared:
         // the same path read where that binding is visible is that function.
         let mut segs = segs;
