@@ -427,30 +427,10 @@ impl<'t> Extractor<'_, 't> {
     /// `T.prototype.m = function` is the method `m` of `T`. `this.x`, `module.exports` and
     /// `exports.x` are named elsewhere (or not at all).
     fn name_property_function(&mut self, left: Node, right: Node<'t>) {
-        let mut path = Vec::new();
-        let mut cur = left;
-        while cur.kind() == "member_expression" {
-            let Some(p) = cur.child_by_field_name("property") else {
-                return;
-            };
-            if p.kind() != "property_identifier" {
-                return;
-            }
-            path.push(self.text(p));
-            let Some(o) = cur.child_by_field_name("object") else {
-                return;
-            };
-            cur = o;
-        }
-        if cur.kind() != "identifier" || path.len() > 8 {
+        let Some(path) = self.property_path(left) else {
             return;
-        }
-        let head = self.text(cur);
-        if matches!(head.as_str(), "module" | "exports") {
-            return;
-        }
-        path.push(head.clone());
-        path.reverse();
+        };
+        let head = path[0].clone();
         let key = (right.start_byte() as u32, right.end_byte() as u32);
         if let [t, p, m] = path.as_slice()
             && p == "prototype"
@@ -468,6 +448,30 @@ impl<'t> Extractor<'_, 't> {
             .join(".");
         self.assigned.push((right, head));
         self.renames.insert(key, name);
+    }
+
+    /// The names of an assignment target `a.b.c` (`a` a plain name, not `module`/`exports`).
+    fn property_path(&self, left: Node) -> Option<Vec<String>> {
+        let mut path = Vec::new();
+        let mut cur = left;
+        while cur.kind() == "member_expression" {
+            let p = cur.child_by_field_name("property")?;
+            if p.kind() != "property_identifier" || path.len() > 8 {
+                return None;
+            }
+            path.push(self.text(p));
+            cur = cur.child_by_field_name("object")?;
+        }
+        if cur.kind() != "identifier" {
+            return None;
+        }
+        let head = self.text(cur);
+        if matches!(head.as_str(), "module" | "exports") {
+            return None;
+        }
+        path.push(head);
+        path.reverse();
+        Some(path)
     }
 
     /// An object literal: bound to a name, a container for its methods, its keys naming the
@@ -598,11 +602,23 @@ impl<'t> Extractor<'_, 't> {
             _ => None,
         }
         .filter(|b| b.kind() == "identifier");
-        let Some(name) = bound.or_else(|| n.child_by_field_name("name")) else {
-            return;
+        // `registry.Note = class extends Base {}` is `registry.Note`.
+        let path = match p.kind() {
+            "assignment_expression" if bound.is_none() && is("right") => p
+                .child_by_field_name("left")
+                .filter(|l| l.kind() == "member_expression")
+                .and_then(|l| self.property_path(l))
+                .filter(|p| !p.iter().any(|x| x == "prototype")),
+            _ => None,
         };
-        let name = self.text(name);
-        if bound.is_some() && p.kind() == "assignment_expression" {
+        let name = match (&path, bound.or_else(|| n.child_by_field_name("name"))) {
+            (Some(path), _) => path.join("."),
+            (None, Some(name)) => self.text(name),
+            (None, None) => return,
+        };
+        if let Some(path) = &path {
+            self.assigned.push((n, path[0].clone()));
+        } else if bound.is_some() && p.kind() == "assignment_expression" {
             self.assigned.push((n, name.clone()));
         }
         let Some(body) = n.child_by_field_name("body") else {

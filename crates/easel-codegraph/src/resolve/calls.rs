@@ -459,7 +459,10 @@ impl<'a> Resolver<'a> {
                 })
                 .collect();
             let whole = self.lookup(fi, scope, &path.join("."), line, depth);
-            if whole.iter().any(|v| matches!(v, Val::Func(_))) {
+            if whole
+                .iter()
+                .any(|v| matches!(v, Val::Func(_) | Val::Class(_)))
+            {
                 vals = whole;
                 segs = &segs[n - 1..];
             }

@@ -515,7 +515,7 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     let dotted = f.lang.is_js_family()
         && f.defs
             .iter()
-            .any(|d| d.kind == DefKind::Func && d.name.contains('.'));
+            .any(|d| matches!(d.kind, DefKind::Func | DefKind::Class) && d.name.contains('.'));
     FileIndex {
         cjs,
         dotted,
