@@ -254,7 +254,13 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
             }
-            let is_static = get(k.func_static).is_some();
+            // JavaScript `static m()`: a keyword among the method's first tokens.
+            let is_static = get(k.func_static).is_some()
+                || (lang.is_js_family()
+                    && n.kind() == "method_definition"
+                    && (0..n.child_count().min(4))
+                        .filter_map(|i| n.child(i as u32))
+                        .any(|c| c.kind() == "static"));
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
                 .find_map(|f| n.child_by_field_name(f))

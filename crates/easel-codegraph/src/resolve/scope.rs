@@ -145,6 +145,16 @@ impl<'a> Resolver<'a> {
                     if lang == Lang::Ruby && self.in_class_method(fi, scope) {
                         return vec![Val::Class(c)];
                     }
+                    // `this` in a JavaScript static method is the class it is called through:
+                    // this one or a subclass (`static create() { return new this() }`).
+                    if lang.is_js_family() && self.in_static_method(fi, scope) {
+                        let mut ks = self.dispatch_classes(c);
+                        if !ks.contains(&c) {
+                            ks.insert(0, c);
+                        }
+                        ks.truncate(MAX_VALS);
+                        return ks.into_iter().map(Val::Class).collect();
+                    }
                     return vec![Val::SelfOf(c)];
                 }
                 if name == "self" && lang == Lang::Rust {
@@ -261,6 +271,20 @@ impl<'a> Resolver<'a> {
             cur = def.parent;
         }
         true
+    }
+
+    /// Whether the innermost named function around `scope` is a static method (`static m()`).
+    fn in_static_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                return def.is_classmethod;
+            }
+            cur = def.parent;
+        }
+        false
     }
 
     /// Names not bound in the file: star imports and the language's global rules.
