@@ -341,6 +341,23 @@ impl<'a> Resolver<'a> {
             for v in whole.iter().filter(|v| !matches!(v, Val::Module(_))) {
                 out.extend(self.member(v, name, depth + 1));
             }
+            // `module.exports = Shapes` where the module named functions `Shapes.describe =
+            // function` (a namespace filled by property assignments).
+            if out.is_empty()
+                && self.idx[m as usize].dotted
+                && let Some(bs) = self.idx[m as usize]
+                    .bindings
+                    .get(&(None, "exports".to_string()))
+            {
+                for b in bs {
+                    if let BindKind::Assign(a) = b.kind
+                        && let Some([Seg::Name(n)]) =
+                            self.files[m as usize].assigns[a as usize].value.as_deref()
+                    {
+                        out.extend(self.lookup(m, None, &format!("{n}.{name}"), None, depth + 1));
+                    }
+                }
+            }
             dedup(&mut out);
             return out;
         }
