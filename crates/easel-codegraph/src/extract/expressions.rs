@@ -437,6 +437,12 @@ impl<'t> Extractor<'_, 't> {
             }
             "new_expression" => {
                 let t = field("constructor").or_else(|| field("type"))?;
+                if self.lang.is_js_family()
+                    && let Some(lit) = self.js_collection(n, t)
+                {
+                    out.push(Seg::Lit(lit));
+                    return Some(());
+                }
                 self.segs_into(t, out, depth + 1)?;
                 out.push(Seg::Call);
             }

@@ -146,6 +146,27 @@ impl<'t> Extractor<'_, 't> {
         Some(self.holding_any(call, segs))
     }
 
+    /// `new Map(entries)` and `new Set(values)` in JavaScript: a collection holding the values
+    /// (the second element of each entry of a map), read by `get`, `forEach` and loops.
+    pub(super) fn js_collection(&self, n: Node, ctor: Node) -> Option<u32> {
+        let map = match self.src.get(ctor.byte_range())? {
+            b"Map" | b"WeakMap" => true,
+            b"Set" | b"WeakSet" => false,
+            _ => return None,
+        };
+        let args = n.child_by_field_name("arguments")?;
+        let mut segs = self.segs(args.named_child(0)?)?;
+        segs.push(Seg::Iter);
+        if map {
+            segs.push(Seg::Index("1".into()));
+        }
+        Some(self.add_literal(
+            usize::MAX / 1024 - n.start_byte(),
+            n,
+            vec![("*".into(), Some(segs))],
+        ))
+    }
+
     /// A literal sequence of these elements, made for node `n` (recorded once under `key`,
     /// which no literal node uses).
     pub(super) fn add_literal(
