@@ -60,6 +60,11 @@ impl<'t> Extractor<'_, 't> {
         };
         let mut cur = n.walk();
         if n.children(&mut cur).any(|c| c.kind() == "default") {
+            // `export default { install() {} }` names its methods `default.install`.
+            if v.kind() == "object" {
+                self.object_names.insert(v.id(), "default".into());
+                return;
+            }
             self.value_def(v, "default".into());
         }
     }
