@@ -155,7 +155,16 @@ impl<'t> Extractor<'_, 't> {
             _ => return None,
         };
         let args = n.child_by_field_name("arguments")?;
-        let mut segs = self.segs(args.named_child(0)?)?;
+        // `const m = new Map()`: empty, filled later (`m.set(k, f)`). (A class field's map is
+        // filled through `this`: its values are the field's, see `this_store`.)
+        let Some(first) = args.named_child(0) else {
+            let field = n.parent().is_some_and(|p| {
+                matches!(p.kind(), "field_definition" | "public_field_definition")
+            });
+            return (!field)
+                .then(|| self.add_literal(usize::MAX / 1024 - n.start_byte(), n, Vec::new()));
+        };
+        let mut segs = self.segs(first)?;
         segs.push(Seg::Iter);
         if map {
             segs.push(Seg::Index("1".into()));

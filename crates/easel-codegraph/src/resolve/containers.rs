@@ -6,7 +6,14 @@ use super::*;
 /// Whether a file's index is built from call `c` (`xs.append(f)` puts `f` into `xs`): such
 /// calls are part of what other files see of the file ([`same_interface`]).
 pub(super) fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
-    f.lang == Lang::Python && matches!(c.callee.as_slice(), [Seg::Name(_), Seg::Name(_)])
+    match c.callee.as_slice() {
+        [Seg::Name(_), Seg::Name(_)] if f.lang == Lang::Python => true,
+        // JavaScript `hooks.push(fn)`, `routes.set(k, fn)`.
+        [Seg::Name(_), Seg::Name(m)] if f.lang.is_js_family() => {
+            matches!(m.as_str(), "push" | "unshift" | "add" | "set")
+        }
+        _ => false,
+    }
 }
 
 impl<'a> Resolver<'a> {
