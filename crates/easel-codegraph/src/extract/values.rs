@@ -966,6 +966,7 @@ impl<'s, 't> Extractor<'s, 't> {
     /// emitting method calls what it holds. Without such a method the registration stays the
     /// call.
     pub(super) fn own_emitters(&mut self) {
+        self.name_emitters();
         let calls = &self.facts.calls;
         let field_of = |c: &CallSite, names: &[&str]| match c.callee.as_slice() {
             [Seg::Name(t), Seg::Name(f), Seg::Name(m)]
@@ -1041,6 +1042,67 @@ impl<'s, 't> Extractor<'s, 't> {
         }
         self.facts.calls.extend(new_calls);
         self.facts.assigns.extend(new_assigns);
+    }
+
+    /// A listener registered on an emitter bound at the top of the file (`bus.on('x', f)` with
+    /// `const bus = new EventEmitter()`) is run by the functions of the file that emit on it
+    /// (`bus.emit('x')`), when the listener is itself a top-level name (so that it means the
+    /// same there).
+    fn name_emitters(&mut self) {
+        let top = |facts: &FileFacts, n: &str| {
+            facts
+                .defs
+                .iter()
+                .any(|d| d.parent.is_none() && d.name == n && d.kind != DefKind::Scope)
+                || facts
+                    .assigns
+                    .iter()
+                    .any(|a| a.scope.is_none() && a.target.len() == 1 && a.target[0] == n)
+                || facts.imports.iter().any(|i| {
+                    i.scope.is_none()
+                        && matches!(&i.kind, ImportKind::From { name, alias, .. }
+                            if alias.as_deref().unwrap_or(name) == n)
+                })
+        };
+        let calls = &self.facts.calls;
+        let recv = |c: &CallSite, names: &[&str]| match c.callee.as_slice() {
+            [Seg::Name(r), Seg::Name(m)] if names.contains(&m.as_str()) => Some(r.clone()),
+            _ => None,
+        };
+        let mut moved = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            let Some(o) = c.via else { continue };
+            let Some(r) = recv(&calls[o as usize], LISTEN_METHODS) else {
+                continue;
+            };
+            let Some(Seg::Name(head)) = c.callee.first() else {
+                continue;
+            };
+            if !top(&self.facts, &r) || !top(&self.facts, head) {
+                continue;
+            }
+            let emits: Vec<(Option<u32>, u32, u32)> = calls
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| recv(e, &["emit", "dispatchEvent"]).as_ref() == Some(&r))
+                .map(|(j, e)| (e.scope, e.line, j as u32))
+                .collect();
+            if !emits.is_empty() {
+                moved.push((i, emits));
+            }
+        }
+        for (i, emits) in moved {
+            let callee = std::mem::take(&mut self.facts.calls[i].callee);
+            // Kept only when that `emit` is the library's (an emitter class of the repository
+            // runs its listeners itself).
+            for (scope, line, j) in emits {
+                self.facts.calls.push(CallSite {
+                    maybe: true,
+                    via: Some(j),
+                    ..CallSite::bare(scope, callee.clone(), String::new(), line)
+                });
+            }
+        }
     }
 
     /// A literal sequence holding `value`, made for call site `i` (no node at hand).
