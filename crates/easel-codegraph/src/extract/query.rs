@@ -259,7 +259,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 || (lang.is_js_family()
                     && n.kind() == "method_definition"
                     && (0..n.child_count().min(4))
-                        .filter_map(|i| n.child(i as u32))
+                        .filter_map(|i| n.child(i))
                         .any(|c| c.kind() == "static"));
             let returns = ["return_type", "result", "returns", "type"]
                 .iter()
