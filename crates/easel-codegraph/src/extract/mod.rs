@@ -9,6 +9,7 @@ mod calls;
 mod definitions;
 mod expressions;
 mod facts;
+mod flows;
 mod imports;
 mod literals;
 mod query;
