@@ -325,6 +325,11 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Lit(self.pair(key, n, field("left")?, field("right")?)));
                 out.push(Seg::Iter);
             }
+            // `[...xs]`: an element of the array is one of the values of `xs`.
+            "spread_element" if self.lang.is_js_family() => {
+                self.segs_into(n.named_child(0)?, out, depth + 1)?;
+                out.push(Seg::Iter);
+            }
             "ternary_expression" if self.lang.is_js_family() => {
                 let key = usize::MAX / 256 - n.start_byte();
                 let (a, b) = (field("consequence")?, field("alternative")?);

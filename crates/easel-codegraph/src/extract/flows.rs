@@ -141,6 +141,12 @@ impl<'s, 't> Extractor<'s, 't> {
         let (field, nested) = match segs.as_slice() {
             [Seg::Name(t), Seg::Name(field)] if t == "this" => (field.clone(), false),
             [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => (field.clone(), true),
+            // `this.map.get(type).add(fn)`: a collection kept in a map the class holds.
+            [Seg::Name(t), Seg::Name(field), Seg::Name(get), Seg::Call]
+                if t == "this" && get == "get" =>
+            {
+                (field.clone(), true)
+            }
             _ => return,
         };
         let mut held = self.holding_any(call, value.clone());
