@@ -27,29 +27,28 @@ use callgraph_suite::{Suite, score_suite};
 const GATES: &[(&str, f64, f64)] = &[
     // Blind before any fix: 182 of 204 right, 182 of 332 found. After the resolver work of
     // issue 22 (written from the construct list, without this suite): 290 of 302, 290 of 332.
-    // Method arguments, either values (`a ?? b`, `c ? a : b`): 294 of 306, 294 of 332.
-    ("tests/jscg-blind1/javascript", 0.9605, 0.8850),
-    // Blind before any fix: 144 of 154, 144 of 227. Now 214 of 216 right, 214 of 227 found.
-    ("tests/jscg-blind1/typescript", 0.9905, 0.9425),
-    // Round 2, measured blind after that work: 311 of 329 right, 311 of 446 found. JSX as
-    // factory calls, methods of unbound object literals transparent, method arguments:
-    // either values, `this` in static methods, accessors through `this`/`super`: 331 of 344,
-    // 331 of 446.
-    ("tests/jscg-blind2/javascript", 0.9620, 0.7420),
-    // Round 2, measured blind: 283 of 306 right, 283 of 380 found. JSX as factory calls,
-    // `satisfies`/`as` unwrapped, unbound object literals' methods transparent, decorators
-    // replacing methods and getters, `T | undefined` types, interface-typed parameters taking
-    // their arguments, method arguments, either values, merged namespaces, `readonly`
-    // parameter properties set from the constructor's arguments, `import G = N.M`, `this` in
-    // static methods, accessors through `this`/`super`, abstract classes never `this`: 342 of
-    // 351, 342 of 380 (two wrong edges came with parameter properties: a visitor's
-    // `a.left.accept` reaches every `Expr`, of which only `Num` ran).
-    ("tests/jscg-blind2/typescript", 0.9740, 0.8995),
+    // After round 2's fixes: 307 of 315 right, 307 of 332 found.
+    ("tests/jscg-blind1/javascript", 0.9745, 0.9245),
+    // Blind before any fix: 144 of 154, 144 of 227. After the construct-list work: 201 of 203,
+    // 201 of 227; after round 2's fixes: 219 of 221 right, 219 of 227 found (a table of
+    // handlers called with a run-time key reaches every member: `objects/typed_object_literal`
+    // runs one of them, and `optional_chaining/non_null_assertion` asks for a key it lacks).
+    ("tests/jscg-blind1/typescript", 0.9905, 0.9645),
+    // Round 2, measured blind after the construct-list work: 311 of 329 right, 311 of 446
+    // found. After its fixes (and two cases re-recorded with the oracle's naming of
+    // assignments to outer variables): 388 of 400 right, 388 of 444 found.
+    ("tests/jscg-blind2/javascript", 0.9695, 0.8735),
+    // Round 2, measured blind: 283 of 306 right, 283 of 380 found. After its fixes: 348 of
+    // 357 right, 348 of 380 found (two wrong edges come with parameter properties: a
+    // visitor's `a.left.accept` reaches every `Expr`, of which only `Num` ran).
+    ("tests/jscg-blind2/typescript", 0.9745, 0.9155),
     // Round 3, measured blind on the resolver before round 2's fixes: 403 of 420 right, 403 of
-    // 544 found.
-    ("tests/jscg-blind3/javascript", 0.9590, 0.7400),
-    // Round 3, the same way: 332 of 364 right, 332 of 469 found.
-    ("tests/jscg-blind3/typescript", 0.9115, 0.7075),
+    // 544 found; blind again after round 2's fixes (nothing yet fixed from it): 480 of 486
+    // right, 480 of 544 found.
+    ("tests/jscg-blind3/javascript", 0.9875, 0.8820),
+    // Round 3, the same way: 332 of 364 right, 332 of 469 found; after round 2's fixes: 415 of
+    // 430 right, 415 of 469 found.
+    ("tests/jscg-blind3/typescript", 0.9650, 0.8845),
 ];
 
 const SUITE: Suite = Suite {

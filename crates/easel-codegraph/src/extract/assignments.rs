@@ -324,6 +324,24 @@ impl<'t> Extractor<'_, 't> {
                             ch.child_by_field_name("key"),
                             ch.child_by_field_name("value"),
                         ) {
+                            // `const { utils: { join } } = require('./m')`: the names
+                            // inside take their parts of the module's member.
+                            (Some(k), Some(v))
+                                if matches!(v.kind(), "object_pattern" | "array_pattern") =>
+                            {
+                                let key = require_key(&path);
+                                self.facts.imports.push(ImportFact {
+                                    scope,
+                                    line,
+                                    kind: ImportKind::Module {
+                                        path: path.clone(),
+                                        alias: Some(key.clone()),
+                                    },
+                                });
+                                let value = vec![Seg::Name(key), Seg::Name(self.text(k))];
+                                self.destructure(scope, line, v, value, 1);
+                                continue;
+                            }
                             (Some(k), Some(v)) => (self.text(k), Some(self.text(v))),
                             _ => continue,
                         },

@@ -198,6 +198,7 @@ impl<'t> Extractor<'_, 't> {
             if let Some(a) = field("arguments") {
                 self.element_callback(&callee, a);
             }
+            self.this_store(n, f, scope, &args);
         }
         self.facts.calls.push(CallSite {
             scope,

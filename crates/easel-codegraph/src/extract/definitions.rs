@@ -60,6 +60,11 @@ impl<'t> Extractor<'_, 't> {
         };
         let mut cur = n.walk();
         if n.children(&mut cur).any(|c| c.kind() == "default") {
+            // `export default { install() {} }` names its methods `default.install`.
+            if v.kind() == "object" {
+                self.object_names.insert(v.id(), "default".into());
+                return;
+            }
             self.value_def(v, "default".into());
         }
     }
@@ -209,6 +214,7 @@ impl<'t> Extractor<'_, 't> {
             kwstar: None,
             lambda_no: 0,
             is_object: false,
+            has_proto: false,
             accessor: 0,
             is_interface: false,
             is_abstract: false,
@@ -349,6 +355,9 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
         }
+        if self.lang.is_js_family() {
+            self.home_assigned();
+        }
         self.attach_methods();
         self.break_cycles();
     }
@@ -383,15 +392,22 @@ impl<'t> Extractor<'_, 't> {
                 let short = recv.rsplit("::").next().unwrap_or(&recv).to_string();
                 let (start, end) = (d.start_byte, d.end_byte);
                 // Not a type declared inside the method itself.
+                // JavaScript's `T.prototype.m = function`: `T` may be a constructor function.
+                let js = self.lang.is_js_family();
                 let target = (0..n).find(|&j| {
                     let t = &self.facts.defs[j];
-                    t.kind == DefKind::Class
+                    (t.kind == DefKind::Class || (js && t.kind == DefKind::Func))
                         && t.name == short
                         && j != i
                         && !(start <= t.start_byte && t.end_byte <= end)
                 });
                 match target {
-                    Some(t) => self.facts.defs[i].parent = Some(t as u32),
+                    Some(t) => {
+                        self.facts.defs[i].parent = Some(t as u32);
+                        if self.facts.defs[t].kind == DefKind::Func {
+                            self.facts.defs[t].has_proto = true;
+                        }
+                    }
                     None => {
                         // A type defined elsewhere: an implicit class node in this file.
                         let mut c = self.facts.defs[i].clone();

@@ -203,7 +203,13 @@ impl<'t> Extractor<'_, 't> {
     /// `a` or `b` as a literal pair, when one of them is a dotted expression (most `||` are
     /// conditions, and are then no value to follow).
     fn js_either(&self, n: Node, a: Node, b: Node) -> Option<u32> {
-        let key = usize::MAX - n.start_byte();
+        // A chain `a || b || c` nests binary expressions that start at one byte: they are
+        // keyed by where they end instead.
+        let key = if n.kind() == "binary_expression" {
+            usize::MAX / 128 - n.end_byte()
+        } else {
+            usize::MAX - n.start_byte()
+        };
         if let Some(&i) = self.lits.borrow().1.get(&key) {
             return Some(i);
         }
@@ -263,10 +269,15 @@ impl<'t> Extractor<'_, 't> {
                     return Some(());
                 }
                 self.segs_into(obj, out, depth + 1)?;
-                // Python: a key known only at run time may be any of the container's keys.
+                // A key known only at run time may be any of the container's keys (Python,
+                // and JavaScript's tables of handlers: `handlers[action.type](...)`).
                 let key = match self.literal_key(key) {
                     Some(k) => k,
-                    None if self.lang == Lang::Python && key.kind() != "slice" => "*".into(),
+                    None if (self.lang == Lang::Python && key.kind() != "slice")
+                        || self.lang.is_js_family() =>
+                    {
+                        "*".into()
+                    }
                     None => return None,
                 };
                 out.push(Seg::Index(key));
@@ -365,6 +376,11 @@ impl<'t> Extractor<'_, 't> {
                 if self.lang == Lang::Python =>
             {
                 out.push(Seg::Lit(self.literal(n)));
+            }
+            // `[...xs]`: an element of the array is one of the values of `xs`.
+            "spread_element" if self.lang.is_js_family() => {
+                self.segs_into(n.named_child(0)?, out, depth + 1)?;
+                out.push(Seg::Iter);
             }
             // `a if c else b` is either: a pair whose elements iterating gives.
             "conditional_expression" if self.lang == Lang::Python => {
@@ -472,6 +488,12 @@ impl<'t> Extractor<'_, 't> {
                     out.push(Seg::Name(require_key(&path)));
                     return Some(());
                 }
+                if self.lang.is_js_family()
+                    && let Some(lit) = self.object_view(n)
+                {
+                    out.push(Seg::Lit(lit));
+                    return Some(());
+                }
                 self.segs_into(field("function")?, out, depth + 1)?;
                 out.push(Seg::Call);
             }
@@ -484,6 +506,12 @@ impl<'t> Extractor<'_, 't> {
             }
             "new_expression" => {
                 let t = field("constructor").or_else(|| field("type"))?;
+                if self.lang.is_js_family()
+                    && let Some(lit) = self.js_collection(n, t)
+                {
+                    out.push(Seg::Lit(lit));
+                    return Some(());
+                }
                 self.segs_into(t, out, depth + 1)?;
                 out.push(Seg::Call);
             }

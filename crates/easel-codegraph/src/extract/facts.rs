@@ -95,6 +95,10 @@ pub struct Def {
     /// A TypeScript abstract class: never itself what an object is.
     #[serde(default)]
     pub is_abstract: bool,
+    /// A JavaScript constructor function with methods on its prototype
+    /// (`T.prototype.m = function`): `new T()` is an instance whose methods they are.
+    #[serde(default)]
+    pub has_proto: bool,
 }
 
 /// A call site.

@@ -114,6 +114,68 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
+    /// `Object.values(x)` and `Object.entries(x)` in JavaScript: a sequence holding any value
+    /// of `x` (for `entries`, pairs whose second element is one), so that a loop over it, or
+    /// `forEach`, reaches every function a table of handlers holds.
+    pub(super) fn object_view(&self, call: Node) -> Option<u32> {
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "member_expression" {
+            return None;
+        }
+        let obj = f.child_by_field_name("object")?;
+        let prop = f.child_by_field_name("property")?;
+        if self.src.get(obj.byte_range())? != b"Object" {
+            return None;
+        }
+        let entries = match self.src.get(prop.byte_range())? {
+            b"values" => false,
+            b"entries" => true,
+            _ => return None,
+        };
+        let args = call.child_by_field_name("arguments")?;
+        let mut segs = self.segs(args.named_child(0)?)?;
+        segs.push(Seg::Index("*".into()));
+        if entries {
+            let pair = self.add_literal(
+                usize::MAX / 64 - call.start_byte(),
+                call,
+                vec![("1".into(), Some(segs))],
+            );
+            segs = vec![Seg::Lit(pair)];
+        }
+        Some(self.holding_any(call, segs))
+    }
+
+    /// `new Map(entries)` and `new Set(values)` in JavaScript: a collection holding the values
+    /// (the second element of each entry of a map), read by `get`, `forEach` and loops.
+    pub(super) fn js_collection(&self, n: Node, ctor: Node) -> Option<u32> {
+        let map = match self.src.get(ctor.byte_range())? {
+            b"Map" | b"WeakMap" => true,
+            b"Set" | b"WeakSet" => false,
+            _ => return None,
+        };
+        let args = n.child_by_field_name("arguments")?;
+        // `const m = new Map()`: empty, filled later (`m.set(k, f)`). (A class field's map is
+        // filled through `this`: its values are the field's, see `this_store`.)
+        let Some(first) = args.named_child(0) else {
+            let field = n.parent().is_some_and(|p| {
+                matches!(p.kind(), "field_definition" | "public_field_definition")
+            });
+            return (!field)
+                .then(|| self.add_literal(usize::MAX / 1024 - n.start_byte(), n, Vec::new()));
+        };
+        let mut segs = self.segs(first)?;
+        segs.push(Seg::Iter);
+        if map {
+            segs.push(Seg::Index("1".into()));
+        }
+        Some(self.add_literal(
+            usize::MAX / 1024 - n.start_byte(),
+            n,
+            vec![("*".into(), Some(segs))],
+        ))
+    }
+
     /// A literal sequence of these elements, made for node `n` (recorded once under `key`,
     /// which no literal node uses).
     pub(super) fn add_literal(

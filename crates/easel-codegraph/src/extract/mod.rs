@@ -9,6 +9,7 @@ mod calls;
 mod definitions;
 mod expressions;
 mod facts;
+mod flows;
 mod imports;
 mod jsx;
 mod literals;
@@ -88,6 +89,11 @@ struct Extractor<'s, 't> {
     objects: Vec<Node<'t>>,
     /// The file's JSX pragma, read at its first JSX element.
     jsx_pragma: std::cell::OnceCell<Option<Pragma>>,
+    /// JavaScript functions assigned (not declared) to a variable or a property, with the
+    /// variable's name: named in the scope that declares it (`Self::home_assigned`).
+    assigned: Vec<(Node<'t>, String)>,
+    /// `T.prototype.m = function`: the function's bytes and `T`, the method's receiver.
+    proto: foldhash::HashMap<(u32, u32), String>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {

@@ -147,6 +147,8 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         object_names: Default::default(),
         objects: Vec::new(),
         jsx_pragma: Default::default(),
+        assigned: Vec::new(),
+        proto: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -233,7 +235,17 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 params.insert(0, x.text(s));
                 types.insert(0, None);
             }
-            x.add_def(n, body, DefKind::Func, name, Vec::new(), receiver, false);
+            // A method of an object literal bound to no name (an argument, a return value)
+            // is transparent, as an anonymous function is.
+            let kind = if lang.is_js_family()
+                && n.kind() == "method_definition"
+                && unbound_object_method(n)
+            {
+                DefKind::Scope
+            } else {
+                DefKind::Func
+            };
+            x.add_def(n, body, kind, name, Vec::new(), receiver, false);
             if lang == Lang::Python
                 && let Some(p) = get(k.func_params)
             {
@@ -351,7 +363,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             if lang.is_js_family()
                 && let (Some(l), Some(r)) = (get(k.assign_left), right)
             {
-                x.name_value(l, r);
+                x.name_value(l, r, n.kind() == "assignment_expression");
                 if n.kind() == "assignment_expression" {
                     x.cjs_export_defs(l, r);
                 }
@@ -414,6 +426,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
     }
     x.finish_defs();
     x.finish_pending();
+    if lang.is_js_family() {
+        x.own_emitters();
+    }
     if lang == Lang::Python {
         cond_blocks(tree.root_node(), &mut x.facts.cond_blocks);
         x.operator_dunders(tree.root_node());
@@ -467,6 +482,8 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         object_names: Default::default(),
         objects: Vec::new(),
         jsx_pragma: Default::default(),
+        assigned: Vec::new(),
+        proto: Default::default(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts

@@ -85,6 +85,30 @@ pub(super) fn js_unwrap(n: Node<'_>) -> Node<'_> {
     n
 }
 
+/// A JavaScript method written in an object literal that no binding names: the literal (or
+/// the outermost literal holding it by key) is not the value of a declaration, an assignment
+/// or an export, but an argument, a return value, an element.
+pub(super) fn unbound_object_method(m: Node) -> bool {
+    let mut obj = match m.parent() {
+        Some(p) if p.kind() == "object" => p,
+        _ => return false,
+    };
+    loop {
+        let Some(p) = obj.parent() else { return false };
+        match p.kind() {
+            "pair" => match p.parent() {
+                Some(o) if o.kind() == "object" => obj = o,
+                _ => return false,
+            },
+            "parenthesized_expression" | "satisfies_expression" | "as_expression" => obj = p,
+            "arguments" | "return_statement" | "array" | "arrow_function" | "spread_element" => {
+                return true;
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// The object or array pattern a JavaScript parameter destructures (`{ cb }`, `[a, b] = []`,
 /// TypeScript's `{ cb }: Opts`).
 pub(super) fn js_pattern(p: Node) -> Option<Node> {
@@ -405,13 +429,23 @@ impl<'t> Extractor<'_, 't> {
 
     /// `name = <function, class or object literal>` (a declaration or an assignment to a plain
     /// name): the value is named after it.
-    pub(super) fn name_value(&mut self, left: Node, right: Node) {
+    pub(super) fn name_value(&mut self, left: Node, right: Node<'t>, assigned: bool) {
+        let is_fn = matches!(right.kind(), "arrow_function" | "function_expression");
+        if left.kind() == "member_expression" {
+            if is_fn && assigned {
+                self.name_property_function(left, right);
+            }
+            return;
+        }
         if left.kind() != "identifier" {
             return;
         }
         match right.kind() {
             "arrow_function" | "function_expression" => {
                 let name = self.text(left);
+                if assigned {
+                    self.assigned.push((right, name.clone()));
+                }
                 self.renames
                     .insert((right.start_byte() as u32, right.end_byte() as u32), name);
             }
@@ -421,6 +455,57 @@ impl<'t> Extractor<'_, 't> {
             }
             _ => {}
         }
+    }
+
+    /// `obj.p = function`, `App.util.pad = function`: named by the target's path (`obj.p`);
+    /// `T.prototype.m = function` is the method `m` of `T`. `this.x`, `module.exports` and
+    /// `exports.x` are named elsewhere (or not at all).
+    fn name_property_function(&mut self, left: Node, right: Node<'t>) {
+        let Some(path) = self.property_path(left) else {
+            return;
+        };
+        let head = path[0].clone();
+        let key = (right.start_byte() as u32, right.end_byte() as u32);
+        if let [t, p, m] = path.as_slice()
+            && p == "prototype"
+        {
+            self.proto.insert(key, t.clone());
+            self.renames.insert(key, m.clone());
+            return;
+        }
+        let name = path
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !(*i > 0 && p.as_str() == "prototype"))
+            .map(|(_, p)| p.as_str())
+            .collect::<Vec<_>>()
+            .join(".");
+        self.assigned.push((right, head));
+        self.renames.insert(key, name);
+    }
+
+    /// The names of an assignment target `a.b.c` (`a` a plain name, not `module`/`exports`).
+    fn property_path(&self, left: Node) -> Option<Vec<String>> {
+        let mut path = Vec::new();
+        let mut cur = left;
+        while cur.kind() == "member_expression" {
+            let p = cur.child_by_field_name("property")?;
+            if p.kind() != "property_identifier" || path.len() > 8 {
+                return None;
+            }
+            path.push(self.text(p));
+            cur = cur.child_by_field_name("object")?;
+        }
+        if cur.kind() != "identifier" {
+            return None;
+        }
+        let head = self.text(cur);
+        if matches!(head.as_str(), "module" | "exports") {
+            return None;
+        }
+        path.push(head);
+        path.reverse();
+        Some(path)
     }
 
     /// An object literal: bound to a name, a container for its methods, its keys naming the
@@ -551,13 +636,14 @@ impl<'t> Extractor<'_, 't> {
             if let Some(name) = self.renames.get(&(d.start_byte, d.end_byte)) {
                 d.kind = DefKind::Func;
                 d.name = name.clone();
+                d.receiver = self.proto.get(&(d.start_byte, d.end_byte)).cloned();
             }
         }
     }
 
     /// A class expression: named after its binding (`let X = class Y {}` is `X`), else by its
     /// own name (`return class Widget {}`); an anonymous one bound to nothing is no node.
-    pub(super) fn class_expression(&mut self, n: Node) {
+    pub(super) fn class_expression(&mut self, n: Node<'t>) {
         let Some(p) = n.parent() else { return };
         let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
         let bound = match p.kind() {
@@ -566,10 +652,25 @@ impl<'t> Extractor<'_, 't> {
             _ => None,
         }
         .filter(|b| b.kind() == "identifier");
-        let Some(name) = bound.or_else(|| n.child_by_field_name("name")) else {
-            return;
+        // `registry.Note = class extends Base {}` is `registry.Note`.
+        let path = match p.kind() {
+            "assignment_expression" if bound.is_none() && is("right") => p
+                .child_by_field_name("left")
+                .filter(|l| l.kind() == "member_expression")
+                .and_then(|l| self.property_path(l))
+                .filter(|p| !p.iter().any(|x| x == "prototype")),
+            _ => None,
         };
-        let name = self.text(name);
+        let name = match (&path, bound.or_else(|| n.child_by_field_name("name"))) {
+            (Some(path), _) => path.join("."),
+            (None, Some(name)) => self.text(name),
+            (None, None) => return,
+        };
+        if let Some(path) = &path {
+            self.assigned.push((n, path[0].clone()));
+        } else if bound.is_some() && p.kind() == "assignment_expression" {
+            self.assigned.push((n, name.clone()));
+        }
         let Some(body) = n.child_by_field_name("body") else {
             return;
         };

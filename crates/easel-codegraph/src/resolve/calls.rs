@@ -476,6 +476,42 @@ impl<'a> Resolver<'a> {
             }
             Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
         };
+        // `module.exports.clean(s)` (or `exports.clean`) inside a CommonJS module: its own
+        // export, whatever `module.exports` itself was set to.
+        if let Seg::Name(n) = &segs[0]
+            && n == "exports"
+            && segs.len() > 1
+            && self.idx[fi as usize].cjs
+            && !vals.contains(&Val::Module(fi))
+        {
+            vals.push(Val::Module(fi));
+        }
+        // `App.util.pad = function` names a function `App.util.pad` where `App` is declared:
+        // the same path read where that binding is visible is that function.
+        let mut segs = segs;
+        if self.idx[fi as usize].dotted
+            && let Some(n) = segs[1..]
+                .iter()
+                .position(|s| !matches!(s, Seg::Name(_)))
+                .map_or(Some(segs.len()), |i| (i > 0).then_some(i + 1))
+            && n >= 2
+        {
+            let path: Vec<&str> = segs[..n]
+                .iter()
+                .filter_map(|s| match s {
+                    Seg::Name(x) => Some(x.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let whole = self.lookup(fi, scope, &path.join("."), line, depth);
+            if whole
+                .iter()
+                .any(|v| matches!(v, Val::Func(_) | Val::Class(_)))
+            {
+                vals = whole;
+                segs = &segs[n - 1..];
+            }
+        }
         for seg in &segs[1..] {
             if vals.is_empty() {
                 break;

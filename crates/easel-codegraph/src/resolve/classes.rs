@@ -46,6 +46,12 @@ fn same_namespace(defs: &[crate::extract::Def], a: Option<u32>, b: Option<u32>) 
     }
     false
 }
+/// Methods of JavaScript arrays, maps and sets: on a literal, not one of its elements.
+const JS_COLLECTION_METHODS: &[&str] = &[
+    "push", "pop", "shift", "unshift", "add", "set", "get", "has", "delete", "clear", "forEach",
+    "map", "filter", "reduce", "some", "every", "find", "includes", "indexOf", "splice", "slice",
+    "concat", "keys", "values", "entries", "sort", "join", "length", "size",
+];
 
 impl<'a> Resolver<'a> {
     pub(super) fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
@@ -129,7 +135,19 @@ impl<'a> Resolver<'a> {
             Val::Instance(c) | Val::SelfOf(c) => self.instance_member(v, *c, name, depth),
             Val::Super(c) => self.super_member(*c, name, depth),
             // A JavaScript object literal's properties are its elements.
-            Val::Lit(f, _) if self.lang(*f).is_js_family() => self.element(v, name, depth + 1),
+            // (The methods of arrays, maps and sets are not elements stored at unknown keys;
+            // `m.get(k)` gives one of them.)
+            Val::Lit(f, id) if self.lang(*f).is_js_family() => {
+                if JS_COLLECTION_METHODS.contains(&name)
+                    && !self.literal_parts(*f, *id).3.iter().any(|(k, _)| k == name)
+                {
+                    return match name {
+                        "get" => vec![Val::LitMethod(*f, *id, View::Get)],
+                        _ => Vec::new(),
+                    };
+                }
+                self.element(v, name, depth + 1)
+            }
             // `f.call(obj, ...)` and `f.apply(obj, args)` run `f`.
             Val::Func(r) | Val::Bound(r)
                 if matches!(name, "call" | "apply") && self.lang(r.file).is_js_family() =>
@@ -343,6 +361,23 @@ impl<'a> Resolver<'a> {
             let mut out = Vec::new();
             for v in whole.iter().filter(|v| !matches!(v, Val::Module(_))) {
                 out.extend(self.member(v, name, depth + 1));
+            }
+            // `module.exports = Shapes` where the module named functions `Shapes.describe =
+            // function` (a namespace filled by property assignments).
+            if out.is_empty()
+                && self.idx[m as usize].dotted
+                && let Some(bs) = self.idx[m as usize]
+                    .bindings
+                    .get(&(None, "exports".to_string()))
+            {
+                for b in bs {
+                    if let BindKind::Assign(a) = b.kind
+                        && let Some([Seg::Name(n)]) =
+                            self.files[m as usize].assigns[a as usize].value.as_deref()
+                    {
+                        out.extend(self.lookup(m, None, &format!("{n}.{name}"), None, depth + 1));
+                    }
+                }
             }
             dedup(&mut out);
             return out;

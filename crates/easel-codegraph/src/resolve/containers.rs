@@ -6,7 +6,14 @@ use super::*;
 /// Whether a file's index is built from call `c` (`xs.append(f)` puts `f` into `xs`): such
 /// calls are part of what other files see of the file ([`same_interface`]).
 pub(super) fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
-    f.lang == Lang::Python && matches!(c.callee.as_slice(), [Seg::Name(_), Seg::Name(_)])
+    match c.callee.as_slice() {
+        [Seg::Name(_), Seg::Name(_)] if f.lang == Lang::Python => true,
+        // JavaScript `hooks.push(fn)`, `routes.set(k, fn)`.
+        [Seg::Name(_), Seg::Name(m)] if f.lang.is_js_family() => {
+            matches!(m.as_str(), "push" | "unshift" | "add" | "set")
+        }
+        _ => false,
+    }
 }
 
 impl<'a> Resolver<'a> {
@@ -65,6 +72,22 @@ impl<'a> Resolver<'a> {
 
     /// `container[key]` for a literal container.
     pub(super) fn element(&self, v: &Val, key: &str, depth: u32) -> Vec<Val> {
+        // A JavaScript module as a table (`commands[name]()` on a `require`d module): a
+        // constant key is that export; any key, any value of what `module.exports` is.
+        if let Val::Module(m) = v
+            && self.lang(*m).is_js_family()
+        {
+            if key != "*" {
+                return self.module_member(*m, key, depth + 1, true);
+            }
+            let mut out = Vec::new();
+            for w in self.js_module_value(*m, depth + 1) {
+                if !matches!(w, Val::Module(_)) {
+                    out.extend(self.element(&w, key, depth + 1));
+                }
+            }
+            return out;
+        }
         // A key known only at run time: any value the container holds.
         if key == "*" {
             return match v {
@@ -276,6 +299,7 @@ impl<'a> Resolver<'a> {
             Val::Class(c) => vec![Val::Instance(*c)],
             Val::LitMethod(f, id, View::Values) => vec![Val::LitValues(*f, *id)],
             Val::LitMethod(f, id, View::Copy) => vec![Val::Lit(*f, *id)],
+            Val::LitMethod(f, id, View::Get) => self.element(&Val::Lit(*f, *id), "*", depth + 1),
             Val::Func(r) | Val::Bound(r) => {
                 let rets = &self.files[r.file as usize].returns;
                 if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {
@@ -301,6 +325,10 @@ impl<'a> Resolver<'a> {
                             _ => None,
                         })
                         .collect();
+                }
+                // `new T()` of a constructor function with prototype methods.
+                if self.def(*r).has_proto {
+                    out.push(Val::Instance(*r));
                 }
                 dedup(&mut out);
                 out

@@ -380,12 +380,15 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
             },
         );
     }
-    if f.lang == Lang::Python {
+    let js = f.lang.is_js_family();
+    if f.lang == Lang::Python || js {
         for c in f.calls.iter().filter(|c| index_reads_call(f, c)) {
             let [Seg::Name(n), Seg::Name(m)] = c.callee.as_slice() else {
                 continue;
             };
             let arg = match m.as_str() {
+                "push" | "unshift" if js => c.args.first().cloned().flatten(),
+                "set" if js => c.args.get(1).cloned().flatten(),
                 "append" | "add" | "appendleft" => c.args.first().cloned().flatten(),
                 "insert" => c.args.get(1).cloned().flatten(),
                 // `xs.extend(ys)` adds each value of `ys`.
@@ -512,8 +515,13 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         && bindings
             .keys()
             .any(|(s, n)| s.is_none() && n.starts_with("exports"));
+    let dotted = f.lang.is_js_family()
+        && f.defs
+            .iter()
+            .any(|d| matches!(d.kind, DefKind::Func | DefKind::Class) && d.name.contains('.'));
     FileIndex {
         cjs,
+        dotted,
         bindings,
         inst_attrs,
         elem_assigns,

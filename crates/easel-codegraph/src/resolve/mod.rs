@@ -159,6 +159,8 @@ enum LitId {
 enum View {
     Values,
     Copy,
+    /// A JavaScript `Map`'s `get` on a collection held by `this`: calling it gives a value.
+    Get,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -203,6 +205,9 @@ struct FileIndex {
     /// (CommonJS, TypeScript `export =`, an AMD factory's value): only these are looked up
     /// that way.
     cjs: bool,
+    /// A JavaScript file with a function named by a property path (`App.util.pad = function`):
+    /// only these look a dotted callee up under its whole path.
+    dotted: bool,
     /// Module qualname (also the prefix of definition qualnames).
     qualname: String,
     def_prefix: String,
@@ -296,7 +301,9 @@ pub(crate) type ImportTargets = (Vec<Vec<FileId>>, Vec<Dep>);
 /// One file's classes and their direct bases, and what working them out read.
 pub(crate) type FileBases = (Vec<(DefId, Vec<Ref>)>, Vec<Dep>);
 
-const MAX_DEPTH: u32 = 10;
+/// How deep one evaluation may go (12: a JavaScript function reached through barrels of
+/// barrels inside an argument takes that many steps).
+const MAX_DEPTH: u32 = 12;
 
 thread_local! {
     /// Set when an evaluation reads a parameter: only such calls can gain targets in the

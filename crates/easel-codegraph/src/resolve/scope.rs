@@ -75,7 +75,7 @@ impl<'a> Resolver<'a> {
         let mut cur = scope;
         while let Some(d) = cur {
             let def = &defs[d as usize];
-            if def.kind == DefKind::Class && !def.is_namespace {
+            if (def.kind == DefKind::Class && !def.is_namespace) || def.has_proto {
                 return Some(Ref { file: fi, def: d });
             }
             if let Some(m) = def.merged_into {

@@ -50,6 +50,12 @@
 // The oracle's own tests are `selftest/*.case`, whose graphs are written by hand from these
 // rules (`node trace.mjs --all selftest --check`, run by `make jscg`).
 //
+// An assignment's function is named in the scope that declares the target's variable, not
+// where the assignment is made: `function enable() { onSave = () => … }` with `let onSave` at
+// the top is `main.onSave`, as is `obj.p = …` inside a function for a top-level `obj`; the
+// scope of an anonymous function that declares it (an IIFE's parameter `$`) is its enclosing
+// named scope; an undeclared target, and `exports.x`, are the module's.
+//
 // Where the shared rules are silent, the oracle names: `X.prototype.m = function` as `X.m`,
 // `obj.p = function` (obj a plain name, not `this`) as `obj.p`, private methods with their `#`
 // (`C.#check`), members of `export default { … }` under `default`, `export = function` as
@@ -154,10 +160,10 @@ function targetPath(e) {
   if (!ts.isIdentifier(e)) return null;
   parts.unshift(e.text);
   if (parts[0] === "module" && parts[1] === "exports") {
-    return parts.length === 2 ? { exports: true, path: [] } : { path: parts.slice(2) };
+    return parts.length === 2 ? { exports: true, path: [] } : { path: parts.slice(2), module: true };
   }
   if (parts[0] === "module") return null;
-  if (parts[0] === "exports") return { path: parts.slice(1) };
+  if (parts[0] === "exports") return { path: parts.slice(1), module: true };
   return { path: parts.filter((p, i) => !(p === "prototype" && i > 0)) };
 }
 
@@ -168,10 +174,64 @@ function isFunctionLike(e) {
 // Walks one file and returns [{node, name}] for each named function, plus named classes.
 function nameFunctions(sf, modName) {
   const named = [];
+  // The named scope each visited node's code belongs to: where a declaration found in it names.
+  const scopeAt = new Map();
+  // Inside an assignment's value: a name given again is a variable holding another function.
+  let assigning = 0;
+
+  // The named scope that declares `name` as seen from `node` (a parameter, `var`/`let`/`const`,
+  // a function or a class of an enclosing function or block); an undeclared name is the
+  // module's.
+  function declaringScope(node, name, modName) {
+    for (let a = node.parent; a; a = a.parent) {
+      if (ts.isFunctionLike(a) && a.parameters?.some((p) => declares(p.name, name))) {
+        return scopeAt.get(a.body) ?? scopeAt.get(a) ?? modName;
+      }
+      if ((ts.isBlock(a) || ts.isSourceFile(a) || ts.isModuleBlock(a)) && blockDeclares(a, name, ts.isSourceFile(a) || ts.isFunctionLike(a.parent))) {
+        return scopeAt.get(a) ?? modName;
+      }
+    }
+    return modName;
+  }
+
+  function declares(binding, name) {
+    if (!binding) return false;
+    if (ts.isIdentifier(binding)) return binding.text === name;
+    if (ts.isObjectBindingPattern(binding) || ts.isArrayBindingPattern(binding)) {
+      return binding.elements.some((e) => !ts.isOmittedExpression(e) && declares(e.name, name));
+    }
+    return false;
+  }
+
+  // A block declares a name with `let`/`const`/`function`/`class` among its statements, and a
+  // function's body also with `var` anywhere in it outside nested functions (hoisting).
+  function blockDeclares(block, name, hoists) {
+    const decl = (list) => list.declarations.some((d) => declares(d.name, name));
+    for (const s of block.statements) {
+      if (ts.isVariableStatement(s) && decl(s.declarationList)) return true;
+      if ((ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s)) && s.name?.text === name) return true;
+      if (ts.isImportDeclaration(s) && s.importClause) {
+        const c = s.importClause;
+        if (c.name?.text === name) return true;
+        const b = c.namedBindings;
+        if (b && ts.isNamespaceImport(b) && b.name.text === name) return true;
+        if (b && ts.isNamedImports(b) && b.elements.some((e) => e.name.text === name)) return true;
+      }
+    }
+    if (!hoists) return false;
+    let found = false;
+    const walk = (n) => {
+      if (found || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
+      if (ts.isVariableDeclarationList(n) && !(n.flags & ts.NodeFlags.BlockScoped) && decl(n)) found = true;
+      else ts.forEachChild(n, walk);
+    };
+    block.statements.forEach(walk);
+    return found;
+  }
   const join = (scope, n) => `${scope}.${n}`;
 
   function fn(node, name) {
-    named.push({ node, name });
+    named.push({ node, name, assigned: assigning > 0 });
     visitChildren(node, name);
   }
 
@@ -239,6 +299,7 @@ function nameFunctions(sf, modName) {
 
   function visit(node, scope) {
     if (!node) return;
+    scopeAt.set(node, scope);
     if (ts.isFunctionDeclaration(node)) {
       if (!node.body) return; // an overload signature
       const isDefault = node.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
@@ -276,7 +337,15 @@ function nameFunctions(sf, modName) {
       const t = targetPath(node.left);
       if (t) {
         if (t.exports) return bound(node.right, null, scope, { exportsItself: true });
-        return bound(node.right, [scope, ...t.path].join("."), scope);
+        // Named where the target's variable is declared: the function is what that variable
+        // holds, wherever the assignment is made (exports are the module's own).
+        const home = t.module ? modName : declaringScope(node, t.path[0], modName);
+        assigning++;
+        try {
+          return bound(node.right, [home, ...t.path].join("."), scope);
+        } finally {
+          assigning--;
+        }
       }
       visit(node.left, scope);
       return visit(node.right, scope);
@@ -350,10 +419,11 @@ function allNames(root, files) {
     keys.set(mod, true);
     const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true, scriptKind(f.path));
     const seen = new Set();
-    for (const { node, name } of nameFunctions(sf, mod)) {
-      // A getter and its setter share the property's name.
+    for (const { node, name, assigned } of nameFunctions(sf, mod)) {
+      // A getter and its setter share the property's name, and so do the functions a
+      // variable is assigned over time.
       const accessor = ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node);
-      if (seen.has(name) && !accessor && !dup.includes(name)) dup.push(name);
+      if (seen.has(name) && !accessor && !assigned && !dup.includes(name)) dup.push(name);
       seen.add(name);
       keys.set(name, true);
     }

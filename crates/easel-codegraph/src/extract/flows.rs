@@ -1,0 +1,338 @@
+//! How JavaScript and TypeScript functions flow through assignments and collections: a
+//! function assigned to a variable is named where the variable is declared, functions stored in
+//! a collection held by `this` (registries) or registered on an emitter are called by the code
+//! that runs what the collection holds.
+
+use super::*;
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// Functions assigned to a variable (or a property of one) are named in the scope that
+    /// declares the variable, wherever the assignment is made: the function is what the
+    /// variable holds, called from wherever it is visible (`function enable() { onSave = ...
+    /// }` with a top-level `let onSave` is the module's `onSave`; an undeclared one too).
+    pub(super) fn home_assigned(&mut self) {
+        for (f, name) in std::mem::take(&mut self.assigned) {
+            let Some(d) = self.def_at(f, &[DefKind::Func, DefKind::Class]) else {
+                continue;
+            };
+            let Some(parent) = self.facts.defs[d as usize].parent else {
+                continue;
+            };
+            let home = self.declaring_scope(f, &name);
+            if home != Some(parent) {
+                self.facts.defs[d as usize].parent = home;
+            }
+        }
+    }
+
+    /// The definition whose scope declares `name` as seen from `n` (a parameter, a `let`,
+    /// `const` or `var` of an enclosing block, a function or class declared there), `None` for
+    /// the module or an undeclared name.
+    fn declaring_scope(&self, n: Node, name: &str) -> Option<u32> {
+        let src = self.src;
+        let is =
+            |x: Node| x.kind() == "identifier" && src.get(x.byte_range()) == Some(name.as_bytes());
+        let mut cur = n.parent();
+        while let Some(a) = cur {
+            match a.kind() {
+                "function_declaration"
+                | "function_expression"
+                | "arrow_function"
+                | "method_definition"
+                | "generator_function_declaration"
+                | "generator_function" => {
+                    let declares = a
+                        .child_by_field_name("parameters")
+                        .map(|ps| {
+                            named_parts(ps).into_iter().any(|p| {
+                                let p = js_param_name(p);
+                                is(p)
+                            })
+                        })
+                        .unwrap_or(false)
+                        || a.child_by_field_name("parameter").is_some_and(is);
+                    if declares {
+                        let body = a.child_by_field_name("body").unwrap_or(a);
+                        return self.scope_of(body.start_byte() as u32 + 1);
+                    }
+                }
+                "statement_block" | "program" | "class_static_block" => {
+                    let declares = named_parts(a).into_iter().any(|s| match s.kind() {
+                        "lexical_declaration" | "variable_declaration" => named_parts(s)
+                            .into_iter()
+                            .filter(|d| d.kind() == "variable_declarator")
+                            .any(|d| d.child_by_field_name("name").is_some_and(is)),
+                        "function_declaration"
+                        | "class_declaration"
+                        | "generator_function_declaration" => {
+                            s.child_by_field_name("name").is_some_and(is)
+                        }
+                        _ => false,
+                    });
+                    if declares {
+                        return if a.kind() == "program" {
+                            None
+                        } else {
+                            self.scope_of(a.start_byte() as u32 + 1)
+                        };
+                    }
+                }
+                _ => {}
+            }
+            cur = a.parent();
+        }
+        None
+    }
+}
+
+/// The name a parameter binds (`x`, `x = 1`, TypeScript's `x: T`), else the node itself.
+fn js_param_name(p: Node) -> Node {
+    let p = match p.kind() {
+        "required_parameter" | "optional_parameter" => {
+            p.child_by_field_name("pattern").unwrap_or(p)
+        }
+        _ => p,
+    };
+    match p.kind() {
+        "assignment_pattern" => p.child_by_field_name("left").unwrap_or(p),
+        _ => p,
+    }
+}
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// A function stored in a collection held by `this` (`this.listeners.push(fn)`,
+    /// `this.routes.set(k, fn)`, `(this.byType[t] ||= []).push(fn)`): recorded as a value of
+    /// that field, a sequence holding it, so that the methods reading the field (iterating it,
+    /// `forEach`, `.get(k)`, `[k]`) call what was stored, as emitters and registries do.
+    pub(super) fn this_store(
+        &mut self,
+        call: Node,
+        f: Node,
+        scope: Option<u32>,
+        args: &[Option<Vec<Seg>>],
+    ) {
+        if f.kind() != "member_expression" {
+            return;
+        }
+        let Some(m) = f.child_by_field_name("property") else {
+            return;
+        };
+        let stored = match self.src.get(m.byte_range()) {
+            Some(b"push" | b"add" | b"unshift") => args.first(),
+            Some(b"set") => args.get(1),
+            _ => return,
+        };
+        let Some(Some(value)) = stored else { return };
+        let Some(mut obj) = f.child_by_field_name("object") else {
+            return;
+        };
+        // `(this.byType[t] ||= []).push(fn)`, `(this.x[t] = this.x[t] || []).push(fn)`.
+        if obj.kind() == "parenthesized_expression"
+            && let Some(inner) = obj.named_child(0)
+            && matches!(
+                inner.kind(),
+                "augmented_assignment_expression" | "assignment_expression"
+            )
+            && let Some(l) = inner.child_by_field_name("left")
+        {
+            obj = l;
+        }
+        let Some(segs) = self.segs(obj) else { return };
+        let (field, nested) = match segs.as_slice() {
+            [Seg::Name(t), Seg::Name(field)] if t == "this" => (field.clone(), false),
+            [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => (field.clone(), true),
+            // `this.map.get(type).add(fn)`: a collection kept in a map the class holds.
+            [Seg::Name(t), Seg::Name(field), Seg::Name(get), Seg::Call]
+                if t == "this" && get == "get" =>
+            {
+                (field.clone(), true)
+            }
+            _ => return,
+        };
+        let mut held = self.holding_any(call, value.clone());
+        if nested {
+            held = self.add_literal(
+                usize::MAX / 512 - call.start_byte(),
+                call,
+                vec![("*".into(), Some(vec![Seg::Lit(held)]))],
+            );
+        }
+        let line = call.start_position().row as u32 + 1;
+        self.facts.assigns.push(AssignFact::plain(
+            scope,
+            vec!["this".into(), field],
+            Some(vec![Seg::Lit(held)]),
+            line,
+        ));
+    }
+}
+
+/// Methods of an event emitter that register a listener (the function is the last argument).
+const LISTEN_METHODS: &[&str] = &[
+    "on",
+    "once",
+    "addListener",
+    "prependListener",
+    "addEventListener",
+];
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// A listener registered on an emitter a class holds (`this.ee.on('x', fn)`) is run by the
+    /// methods of that class that emit on it (`this.ee.emit('x')`), not by the registration:
+    /// the listener is stored as a value of the field (as [`Self::this_store`] does) and each
+    /// emitting method calls what it holds. Without such a method the registration stays the
+    /// call.
+    pub(super) fn own_emitters(&mut self) {
+        self.name_emitters();
+        let calls = &self.facts.calls;
+        let field_of = |c: &CallSite, names: &[&str]| match c.callee.as_slice() {
+            [Seg::Name(t), Seg::Name(f), Seg::Name(m)]
+                if t == "this" && names.contains(&m.as_str()) =>
+            {
+                Some(f.clone())
+            }
+            _ => None,
+        };
+        let mut regs = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            if let Some(o) = c.via
+                && let Some(f) = field_of(&calls[o as usize], LISTEN_METHODS)
+            {
+                regs.push((i, f));
+            }
+        }
+        if regs.is_empty() {
+            return;
+        }
+        let class_of = |s: Option<u32>| {
+            let mut cur = s;
+            while let Some(d) = cur {
+                let def = &self.facts.defs[d as usize];
+                if def.kind == DefKind::Class && !def.is_namespace {
+                    return Some(d);
+                }
+                cur = def.parent;
+            }
+            None
+        };
+        let emits: Vec<(Option<u32>, Option<u32>, String, u32)> = calls
+            .iter()
+            .filter_map(|c| {
+                let f = field_of(c, &["emit", "dispatchEvent"])?;
+                Some((class_of(c.scope), c.scope, f, c.line))
+            })
+            .collect();
+        let mut new_calls = Vec::new();
+        let mut new_assigns = Vec::new();
+        for (i, f) in regs {
+            let reg = &self.facts.calls[i];
+            let class = class_of(reg.scope);
+            if class.is_none() {
+                continue;
+            }
+            let mut found = false;
+            let key = format!("{f}:listeners");
+            for (c, scope, ef, line) in &emits {
+                if *c == class && *ef == f {
+                    found = true;
+                    new_calls.push(CallSite {
+                        maybe: true,
+                        ..CallSite::bare(
+                            *scope,
+                            vec![Seg::Name("this".into()), Seg::Name(key.clone()), Seg::Iter],
+                            String::new(),
+                            *line,
+                        )
+                    });
+                }
+            }
+            if found {
+                let held = self.holding_any_at(i, reg.callee.clone());
+                new_assigns.push(AssignFact::plain(
+                    reg.scope,
+                    vec!["this".into(), key],
+                    Some(vec![Seg::Lit(held)]),
+                    reg.line,
+                ));
+                self.facts.calls[i].callee.clear();
+            }
+        }
+        self.facts.calls.extend(new_calls);
+        self.facts.assigns.extend(new_assigns);
+    }
+
+    /// A listener registered on an emitter bound at the top of the file (`bus.on('x', f)` with
+    /// `const bus = new EventEmitter()`) is run by the functions of the file that emit on it
+    /// (`bus.emit('x')`), when the listener is itself a top-level name (so that it means the
+    /// same there).
+    fn name_emitters(&mut self) {
+        let top = |facts: &FileFacts, n: &str| {
+            facts
+                .defs
+                .iter()
+                .any(|d| d.parent.is_none() && d.name == n && d.kind != DefKind::Scope)
+                || facts
+                    .assigns
+                    .iter()
+                    .any(|a| a.scope.is_none() && a.target.len() == 1 && a.target[0] == n)
+                || facts.imports.iter().any(|i| {
+                    i.scope.is_none()
+                        && matches!(&i.kind, ImportKind::From { name, alias, .. }
+                            if alias.as_deref().unwrap_or(name) == n)
+                })
+        };
+        let calls = &self.facts.calls;
+        let recv = |c: &CallSite, names: &[&str]| match c.callee.as_slice() {
+            [Seg::Name(r), Seg::Name(m)] if names.contains(&m.as_str()) => Some(r.clone()),
+            _ => None,
+        };
+        let mut moved = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            let Some(o) = c.via else { continue };
+            let Some(r) = recv(&calls[o as usize], LISTEN_METHODS) else {
+                continue;
+            };
+            let Some(Seg::Name(head)) = c.callee.first() else {
+                continue;
+            };
+            if !top(&self.facts, &r) || !top(&self.facts, head) {
+                continue;
+            }
+            let emits: Vec<(Option<u32>, u32, u32)> = calls
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| recv(e, &["emit", "dispatchEvent"]).as_ref() == Some(&r))
+                .map(|(j, e)| (e.scope, e.line, j as u32))
+                .collect();
+            if !emits.is_empty() {
+                moved.push((i, emits));
+            }
+        }
+        for (i, emits) in moved {
+            let callee = std::mem::take(&mut self.facts.calls[i].callee);
+            // Kept only when that `emit` is the library's (an emitter class of the repository
+            // runs its listeners itself).
+            for (scope, line, j) in emits {
+                self.facts.calls.push(CallSite {
+                    maybe: true,
+                    via: Some(j),
+                    ..CallSite::bare(scope, callee.clone(), String::new(), line)
+                });
+            }
+        }
+    }
+
+    /// A literal sequence holding `value`, made for call site `i` (no node at hand).
+    fn holding_any_at(&self, i: usize, value: Vec<Seg>) -> u32 {
+        let c = &self.facts.calls[i];
+        let lit = LitFact {
+            scope: c.scope,
+            line: c.line,
+            dict: false,
+            elements: vec![("*".into(), Some(value))],
+        };
+        let mut l = self.lits.borrow_mut();
+        l.0.push(lit);
+        (l.0.len() - 1) as u32
+    }
+}
