@@ -514,7 +514,10 @@ impl<'a> Resolver<'a> {
         let mut out = Vec::new();
         // The default is a value unless every call site passes the argument.
         let mut defaulted = sites.is_empty();
+        let js = self.lang(f.file).is_js_family();
         for &(cf, ci, bound) in sites {
+            // A JavaScript method's receiver is `this`, not a parameter: nothing to skip.
+            let bound = bound && !js;
             let Some(call) = self.call_site(cf, ci) else {
                 continue;
             };
@@ -607,7 +610,9 @@ impl<'a> Resolver<'a> {
         }
         let params = &self.def(f).params;
         let mut out = Vec::new();
+        let js = self.lang(f.file).is_js_family();
         for &(cf, ci, bound) in sites {
+            let bound = bound && !js;
             let Some(call) = self.call_site(cf, ci) else {
                 continue;
             };
