@@ -132,6 +132,7 @@ impl<'a> Resolver<'a> {
             | Val::LitValues(..)
             | Val::Args(..)
             | Val::Kwargs(..)
+            | Val::Many(_)
             | Val::Gen(_) => Vec::new(),
         }
     }

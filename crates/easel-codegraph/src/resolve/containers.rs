@@ -71,6 +71,7 @@ impl<'a> Resolver<'a> {
                 Val::Args(r, i) => self.packed_args(*r, *i, false, None, depth + 1),
                 Val::Kwargs(r, i) => self.packed_args(*r, *i, true, None, depth + 1),
                 Val::Lit(f, id) => self.literal_values(*f, *id, depth + 1),
+                Val::Many(c) => vec![Val::Instance(*c)],
                 _ => Vec::new(),
             };
         }
@@ -141,6 +142,7 @@ impl<'a> Resolver<'a> {
             };
         }
         match v {
+            Val::Many(c) => return vec![Val::Instance(*c)],
             Val::Args(r, i) => return self.packed_args(*r, *i, false, Some(key), depth + 1),
             Val::Kwargs(r, i) => return self.packed_args(*r, *i, true, Some(key), depth + 1),
             _ => {}
@@ -244,6 +246,7 @@ impl<'a> Resolver<'a> {
             }
             Val::LitValues(f, id) => out = self.literal_values(*f, *id, depth),
             Val::Args(r, i) => out = self.packed_args(*r, *i, false, None, depth + 1),
+            Val::Many(c) => out.push(Val::Instance(*c)),
             // An iterable class: what its `__iter__` gives (a generator, or an iterator whose
             // `__next__` returns the values).
             Val::Instance(c) | Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {

@@ -63,6 +63,7 @@ mod calls;
 mod classes;
 mod containers;
 mod emit;
+mod fields;
 mod imports;
 mod index;
 mod scope;
@@ -143,6 +144,9 @@ enum Val {
     Args(Ref, u32),
     /// The dict a `**kwargs` parameter (index) of the function collects.
     Kwargs(Ref, u32),
+    /// A TypeScript array (or set) declared of this class or interface (`Step[]`,
+    /// `Array<Step>`): its elements are instances of it.
+    Many(Ref),
 }
 
 /// Where a literal container was written.

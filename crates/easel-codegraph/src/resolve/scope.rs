@@ -411,7 +411,19 @@ impl<'a> Resolver<'a> {
                     !a.elements.is_empty() || matches!(a.value.as_deref(), Some([Seg::Lit(_)]));
                 // `const api: Api = { run() {} }`: the literal written says more than its type.
                 if literal && f.lang.is_js_family() {
-                    return vec![Val::Lit(fi, LitId::Assign(idx))];
+                    let mut out = vec![Val::Lit(fi, LitId::Assign(idx))];
+                    // `items: Item[] = []`: filled later, with what its type says.
+                    let empty = match a.value.as_deref() {
+                        Some([Seg::Lit(i)]) => f
+                            .literals
+                            .get(*i as usize)
+                            .is_some_and(|l| l.elements.is_empty()),
+                        _ => a.elements.is_empty(),
+                    };
+                    if empty && let Some(t @ [.., Seg::Iter]) = a.type_name.as_deref() {
+                        out.extend(self.typed_vals(fi, a.scope, t, Some(a.line), depth + 1));
+                    }
+                    return out;
                 }
                 // `const s: Shape = new Circle()`: what runs is the value's, when it is known.
                 if f.lang.is_js_family()
@@ -426,14 +438,7 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 if let Some(t) = &a.type_name {
-                    let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
-                    let inst: Vec<Val> = vals
-                        .into_iter()
-                        .filter_map(|v| match v {
-                            Val::Class(c) => Some(Val::Instance(c)),
-                            _ => None,
-                        })
-                        .collect();
+                    let inst = self.typed_vals(fi, a.scope, t, Some(a.line), depth + 1);
                     if !inst.is_empty() {
                         return inst;
                     }
@@ -450,21 +455,14 @@ impl<'a> Resolver<'a> {
                         IN_RHS.with(|s| s.borrow_mut().pop());
                         out
                     }
-                    None => Vec::new(),
+                    None => self.param_property(fi, idx, depth),
                 }
             }
             BindKind::Param(d, i) => {
                 // A declared type says what the parameter is.
                 let def = &f.defs[d as usize];
                 if let Some(Some(t)) = def.param_types.get(i as usize) {
-                    let inst: Vec<Val> = self
-                        .eval(fi, def.parent, t, None, depth + 1)
-                        .into_iter()
-                        .filter_map(|v| match v {
-                            Val::Class(c) => Some(Val::Instance(c)),
-                            _ => None,
-                        })
-                        .collect();
+                    let inst = self.typed_vals(fi, def.parent, t, None, depth + 1);
                     if !inst.is_empty() {
                         return inst;
                     }
