@@ -173,7 +173,7 @@ impl<'a> Resolver<'a> {
             if self.lang(fi).is_js_family() && !self.may_be_function(fi, call) {
                 return None;
             }
-            if !self.calls_back(fi, o) {
+            if !self.calls_back(fi, o) || self.fired_elsewhere(fi, o) {
                 return None;
             }
         }
@@ -217,7 +217,11 @@ impl<'a> Resolver<'a> {
             }
         }
         if vals.is_empty() {
-            return None;
+            return if lang.is_js_family() {
+                self.fired_listeners(fi, call)
+            } else {
+                None
+            };
         }
         let mut out = Vec::new();
         let mut understood = false;

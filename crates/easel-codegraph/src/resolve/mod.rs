@@ -66,6 +66,7 @@ mod emit;
 mod fields;
 mod imports;
 mod index;
+mod listeners;
 mod scope;
 mod summary;
 
