@@ -207,6 +207,12 @@ impl<'t> Extractor<'_, 't> {
             self.iife_args(f, &args);
             if let Some(a) = field("arguments") {
                 self.element_callback(&callee, a);
+                if let [Seg::Name(o), Seg::Name(m)] = callee.as_slice()
+                    && o == "Object"
+                    && m == "assign"
+                {
+                    self.assign_to_this(scope, line, a);
+                }
             }
         }
         self.facts.calls.push(CallSite {
