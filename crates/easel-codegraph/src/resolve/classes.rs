@@ -133,7 +133,9 @@ impl<'a> Resolver<'a> {
             | Val::Args(..)
             | Val::Kwargs(..)
             | Val::Many(_)
+            | Val::FieldOp(..)
             | Val::Gen(_) => Vec::new(),
+            Val::FieldAdds(c, f) => self.field_method(*c, f, name),
         }
     }
 
@@ -496,7 +498,7 @@ impl<'a> Resolver<'a> {
     }
 
     pub(super) fn instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
-        let mut out = Vec::new();
+        let mut out = self.field_collections(c, name, depth);
         for k in self.mro(c, depth) {
             if let Some(assigns) = self.idx[k.file as usize]
                 .inst_attrs

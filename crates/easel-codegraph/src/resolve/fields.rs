@@ -77,3 +77,110 @@ impl<'a> Resolver<'a> {
             .collect()
     }
 }
+
+/// Methods that put their arguments into a collection (all of them), and `Map#set` (its second).
+const ADDERS: &[&str] = &["push", "unshift", "add", "set"];
+
+/// JavaScript: per class and field, the calls in the class's methods (or functions nested in
+/// them) that put values into the collection the field holds: `this.items.push(v)`.
+pub(super) fn field_adds(f: &FileFacts) -> HashMap<(DefId, String), Vec<u32>> {
+    let mut out: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
+    for (i, c) in f.calls.iter().enumerate() {
+        let [Seg::Name(this), Seg::Name(field), Seg::Name(m)] = c.callee.as_slice() else {
+            continue;
+        };
+        if this != "this" || !ADDERS.contains(&m.as_str()) || c.via.is_some() {
+            continue;
+        }
+        if let Some(class) = this_class(f, c.scope) {
+            out.entry((class, field.clone()))
+                .or_default()
+                .push(i as u32);
+        }
+    }
+    out
+}
+
+/// The class whose instance `this` is in `scope`: that of the nearest method, through arrow
+/// functions (which keep the `this` around them); none in a plain function.
+fn this_class(f: &FileFacts, scope: Option<DefId>) -> Option<DefId> {
+    let mut cur = scope;
+    while let Some(d) = cur {
+        let def = &f.defs[d as usize];
+        let parent = def.parent.map(|p| &f.defs[p as usize]);
+        if let Some(p) = parent
+            && p.kind == DefKind::Class
+        {
+            return def.parent;
+        }
+        // Only arrows keep the `this` of the scope around them.
+        if def.kind == DefKind::Func && !def.is_lambda {
+            return None;
+        }
+        cur = def.parent;
+    }
+    None
+}
+
+impl<'a> Resolver<'a> {
+    /// The collections field `name` of an instance of `c` holds when methods of `c` or of its
+    /// bases add to it.
+    pub(super) fn field_collections(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        if !self.lang(c.file).is_js_family() {
+            return Vec::new();
+        }
+        self.mro(c, depth)
+            .into_iter()
+            .filter(|k| {
+                self.idx[k.file as usize]
+                    .field_adds
+                    .contains_key(&(k.def, name.to_string()))
+            })
+            .map(|k| Val::FieldAdds(k, name.to_string()))
+            .collect()
+    }
+
+    /// What the collection field `name` of class `c` holds: the values its adders were given.
+    pub(super) fn field_values(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let Some(calls) = self.idx[c.file as usize]
+            .field_adds
+            .get(&(c.def, name.to_string()))
+        else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &ci in calls {
+            let Some(call) = self.call_site(c.file, ci) else {
+                continue;
+            };
+            let set = matches!(call.callee.last(), Some(Seg::Name(m)) if m == "set");
+            for (i, a) in call.args.iter().enumerate() {
+                if set && i != 1 {
+                    continue;
+                }
+                if let Some(a) = a {
+                    out.extend(self.eval(c.file, call.scope, a, Some(call.line), depth + 1));
+                }
+            }
+        }
+        dedup(&mut out);
+        if out.len() > MAX_PARAM_VALS {
+            out.clear();
+        }
+        out
+    }
+
+    /// A method of a collection field: those that give one of its values, or the values again.
+    pub(super) fn field_method(&self, c: Ref, field: &str, name: &str) -> Vec<Val> {
+        let one = match name {
+            "pop" | "shift" | "get" | "at" | "find" | "findLast" => true,
+            "filter" | "slice" | "values" | "concat" | "reverse" | "toReversed" | "sort"
+            | "toSorted" => false,
+            _ => return Vec::new(),
+        };
+        vec![Val::FieldOp(c, field.to_string(), one)]
+    }
+}

@@ -512,10 +512,16 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         && bindings
             .keys()
             .any(|(s, n)| s.is_none() && n.starts_with("exports"));
+    let field_adds = if f.lang.is_js_family() {
+        super::fields::field_adds(f)
+    } else {
+        HashMap::new()
+    };
     FileIndex {
         cjs,
         bindings,
         inst_attrs,
+        field_adds,
         elem_assigns,
         elem_adds,
         elem_keyed,
