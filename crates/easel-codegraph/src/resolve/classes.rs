@@ -132,10 +132,17 @@ impl<'a> Resolver<'a> {
             | Val::LitValues(..)
             | Val::Args(..)
             | Val::Kwargs(..)
-            | Val::Many(_)
             | Val::FieldOp(..)
+            | Val::ManyOp(..)
             | Val::Gen(_) => Vec::new(),
-            Val::FieldAdds(c, f) => self.field_method(*c, f, name),
+            Val::FieldAdds(c, f) => super::fields::collection_method(name)
+                .map(|one| Val::FieldOp(*c, f.clone(), one))
+                .into_iter()
+                .collect(),
+            Val::Many(c) => super::fields::collection_method(name)
+                .map(|one| Val::ManyOp(*c, one))
+                .into_iter()
+                .collect(),
         }
     }
 

@@ -284,6 +284,8 @@ impl<'a> Resolver<'a> {
             Val::LitMethod(f, id, View::Copy) => vec![Val::Lit(*f, *id)],
             Val::FieldOp(c, f, true) => self.field_values(*c, f, depth),
             Val::FieldOp(c, f, false) => vec![Val::FieldAdds(*c, f.clone())],
+            Val::ManyOp(c, true) => vec![Val::Instance(*c)],
+            Val::ManyOp(c, false) => vec![Val::Many(*c)],
             Val::Func(r) | Val::Bound(r) => {
                 let rets = &self.files[r.file as usize].returns;
                 if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {

@@ -172,15 +172,16 @@ impl<'a> Resolver<'a> {
         }
         out
     }
+}
 
-    /// A method of a collection field: those that give one of its values, or the values again.
-    pub(super) fn field_method(&self, c: Ref, field: &str, name: &str) -> Vec<Val> {
-        let one = match name {
-            "pop" | "shift" | "get" | "at" | "find" | "findLast" => true,
-            "filter" | "slice" | "values" | "concat" | "reverse" | "toReversed" | "sort"
-            | "toSorted" => false,
-            _ => return Vec::new(),
-        };
-        vec![Val::FieldOp(c, field.to_string(), one)]
+/// A method of a collection (array, set, map) that gives one of its values when called
+/// (`pop`, `get`, `find`: `true`) or a collection of the same values (`filter`, `values`:
+/// `false`).
+pub(super) fn collection_method(name: &str) -> Option<bool> {
+    match name {
+        "pop" | "shift" | "get" | "at" | "find" | "findLast" => Some(true),
+        "filter" | "slice" | "values" | "concat" | "reverse" | "toReversed" | "sort"
+        | "toSorted" => Some(false),
+        _ => None,
     }
 }

@@ -154,6 +154,8 @@ enum Val {
     /// A method of such a collection, not called yet: calling it gives one of its values
     /// (`pop`, `get`, `find`: `true`) or a collection of them (`filter`, `values`: `false`).
     FieldOp(Ref, String, bool),
+    /// The same for an array declared of a class (`Many`).
+    ManyOp(Ref, bool),
 }
 
 /// Where a literal container was written.
