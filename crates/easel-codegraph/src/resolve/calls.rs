@@ -207,7 +207,8 @@ impl<'a> Resolver<'a> {
                     .collect(),
             );
         }
-        let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        let (mut vals, getters) =
+            super::fields::noting_getters(|| self.eval(fi, call.scope, segs, Some(call.line), 0));
         if call.maybe {
             vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
             // Python looks special methods up on the type of an instance: `C[k]` on a class
@@ -216,15 +217,17 @@ impl<'a> Resolver<'a> {
                 vals.retain(|v| matches!(v, Val::Bound(_)));
             }
         }
+        let mut out: Vec<(Ref, bool)> = getters.into_iter().map(|r| (r, true)).collect();
+        let mut understood = !out.is_empty();
         if vals.is_empty() {
-            return if lang.is_js_family() {
+            return if understood {
+                Some(out)
+            } else if lang.is_js_family() {
                 self.fired_listeners(fi, call)
             } else {
                 None
             };
         }
-        let mut out = Vec::new();
-        let mut understood = false;
         for v in vals {
             match v {
                 Val::Func(r) => {

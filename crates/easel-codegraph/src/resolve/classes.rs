@@ -27,6 +27,11 @@ pub(super) fn prop_kind(d: &crate::extract::Def) -> u8 {
 
 impl<'a> Resolver<'a> {
     pub(super) fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
+        let vals = self.member_as_written(v, name, depth);
+        self.read_accessors(vals, depth)
+    }
+
+    fn member_as_written(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
         if depth > MAX_DEPTH {
             return Vec::new();
         }

@@ -185,3 +185,55 @@ pub(super) fn collection_method(name: &str) -> Option<bool> {
         _ => None,
     }
 }
+
+thread_local! {
+    /// JavaScript getters read while evaluating the callee of the call being resolved (a
+    /// chain like `this.snake.head.add()` reads `head`): each is called there too.
+    static GETTERS_READ: std::cell::RefCell<Option<Vec<Ref>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` noting the getters the callee's own chain reads (members read at depth 1, that
+/// is, by the evaluation `f` starts at depth 0); returns them with `f`'s result.
+pub(super) fn noting_getters<T>(f: impl FnOnce() -> T) -> (T, Vec<Ref>) {
+    GETTERS_READ.with(|g| *g.borrow_mut() = Some(Vec::new()));
+    let out = f();
+    let read = GETTERS_READ
+        .with(|g| g.borrow_mut().take())
+        .unwrap_or_default();
+    (out, read)
+}
+
+impl<'a> Resolver<'a> {
+    /// A JavaScript accessor read as a property is not a function value: reading runs the
+    /// getter, and the value is what it returns (setters give nothing to a read).
+    pub(super) fn read_accessors(&self, vals: Vec<Val>, depth: u32) -> Vec<Val> {
+        let accessor = |v: &Val| match v {
+            Val::Func(r) | Val::Bound(r) => self.def(*r).accessor,
+            _ => 0,
+        };
+        if vals.iter().all(|v| accessor(v) == 0) {
+            return vals;
+        }
+        let mut out = Vec::new();
+        for v in vals {
+            match accessor(&v) {
+                0 => out.push(v),
+                1 => {
+                    if let Val::Func(r) | Val::Bound(r) = v
+                        && depth == 1
+                    {
+                        GETTERS_READ.with(|g| {
+                            if let Some(g) = g.borrow_mut().as_mut() {
+                                g.push(r);
+                            }
+                        });
+                    }
+                    out.extend(self.call_result(&v, depth + 1));
+                }
+                _ => {}
+            }
+        }
+        dedup(&mut out);
+        out
+    }
+}
