@@ -84,10 +84,14 @@ impl<'a> Resolver<'a> {
                     return vec![Val::Class(*c)];
                 }
                 let v = self.class_member(*c, name, depth, false);
-                if v.is_empty() {
+                // A static field holding a collection the class fills.
+                let statics = self.field_collections(*c, name, depth);
+                if v.is_empty() && statics.is_empty() {
                     return self.outer_attr(*c, name, false, depth);
                 }
-                self.bind_methods(v, true)
+                let mut v = self.bind_methods(v, true);
+                v.extend(statics);
+                v
             }
             // `self` in a Python method: an instance of the class or of any subclass that is
             // used, each with its own overrides.

@@ -86,19 +86,39 @@ const ADDERS: &[&str] = &["push", "unshift", "add", "set"];
 pub(super) fn field_adds(f: &FileFacts) -> HashMap<(DefId, String), Vec<u32>> {
     let mut out: HashMap<(DefId, String), Vec<u32>> = HashMap::new();
     for (i, c) in f.calls.iter().enumerate() {
-        let [Seg::Name(this), Seg::Name(field), Seg::Name(m)] = c.callee.as_slice() else {
+        let [Seg::Name(head), Seg::Name(field), Seg::Name(m)] = c.callee.as_slice() else {
             continue;
         };
-        if this != "this" || !ADDERS.contains(&m.as_str()) || c.via.is_some() {
+        if !ADDERS.contains(&m.as_str()) || c.via.is_some() {
             continue;
         }
-        if let Some(class) = this_class(f, c.scope) {
+        // `this.items.push(v)`, or `Registry.items.push(v)` in a class named `Registry`
+        // (a static field).
+        let class = if head == "this" {
+            this_class(f, c.scope)
+        } else {
+            named_class(f, c.scope, head)
+        };
+        if let Some(class) = class {
             out.entry((class, field.clone()))
                 .or_default()
                 .push(i as u32);
         }
     }
     out
+}
+
+/// The class named `name` around `scope`.
+fn named_class(f: &FileFacts, scope: Option<DefId>, name: &str) -> Option<DefId> {
+    let mut cur = scope;
+    while let Some(d) = cur {
+        let def = &f.defs[d as usize];
+        if def.kind == DefKind::Class {
+            return (def.name == name).then_some(d);
+        }
+        cur = def.parent;
+    }
+    None
 }
 
 /// The class whose instance `this` is in `scope`: that of the nearest method, through arrow
