@@ -332,6 +332,21 @@ impl<'t> Extractor<'_, 't> {
             {
                 out.push(Seg::Lit(self.literal(n)));
             }
+            // `c ? a : b`, `a ?? b`, `a || b` (JavaScript) are either, as in Python.
+            "ternary_expression" | "binary_expression" if self.lang.is_js_family() => {
+                let (a, b) = if n.kind() == "ternary_expression" {
+                    (field("consequence")?, field("alternative")?)
+                } else {
+                    let op = field("operator")?.kind();
+                    if op != "??" && op != "||" {
+                        return None;
+                    }
+                    (field("left")?, field("right")?)
+                };
+                // Keyed by the end: `a ?? b ?? c` nests expressions starting at one byte.
+                out.push(Seg::Lit(self.pair(usize::MAX / 8 - n.end_byte(), n, a, b)));
+                out.push(Seg::Iter);
+            }
             // `a if c else b` is either: a pair whose elements iterating gives.
             "conditional_expression" if self.lang == Lang::Python => {
                 out.push(Seg::Lit(self.either(n)?));
