@@ -215,12 +215,11 @@ thread_local! {
 /// Runs `f` noting the getters the callee's own chain reads (members read at depth 1, that
 /// is, by the evaluation `f` starts at depth 0); returns them with `f`'s result.
 pub(super) fn noting_getters<T>(f: impl FnOnce() -> T) -> (T, Vec<Ref>) {
-    GETTERS_READ.with(|g| *g.borrow_mut() = Some(Vec::new()));
+    // A call resolved while resolving another keeps its own list; the outer one's is restored.
+    let outer = GETTERS_READ.with(|g| g.borrow_mut().replace(Vec::new()));
     let out = f();
-    let read = GETTERS_READ
-        .with(|g| g.borrow_mut().take())
-        .unwrap_or_default();
-    (out, read)
+    let read = GETTERS_READ.with(|g| std::mem::replace(&mut *g.borrow_mut(), outer));
+    (out, read.unwrap_or_default())
 }
 
 impl<'a> Resolver<'a> {
