@@ -50,14 +50,14 @@
 
 (variable_declarator
   name: [(identifier) (object_pattern) (array_pattern)] @assign.left
-  type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?
+  type: (type_annotation [(type_identifier) (generic_type) (array_type)] @assign.type)?
   value: (_)? @assign.right) @assign
 (assignment_expression
   left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
   right: (_) @assign.right) @assign
 (public_field_definition
   name: (property_identifier) @assign.left
-  type: (type_annotation [(type_identifier) (generic_type)] @assign.type)?
+  type: (type_annotation [(type_identifier) (generic_type) (array_type)] @assign.type)?
   value: (_)? @assign.right) @assign
 (required_parameter pattern: (identifier) @bind)
 (for_in_statement left: (_) @bind)

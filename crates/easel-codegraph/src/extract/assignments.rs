@@ -48,6 +48,35 @@ impl<'t> Extractor<'_, 't> {
         ));
     }
 
+    /// `Object.assign(this, { repo, clock: now })` in a method sets the fields `this.repo` and
+    /// `this.clock` to the literal's values (later objects override earlier ones, so each is
+    /// one more value of the field).
+    pub(super) fn assign_to_this(&mut self, scope: Option<u32>, line: u32, args: Node) {
+        let parts = named_parts(args);
+        let Some((target, sources)) = parts.split_first() else {
+            return;
+        };
+        if target.kind() != "this" {
+            return;
+        }
+        for src in sources {
+            if src.kind() != "object" {
+                continue;
+            }
+            for (k, v) in self.elements(*src) {
+                if k == "**" || k.is_empty() {
+                    continue;
+                }
+                self.facts.assigns.push(AssignFact::plain(
+                    scope,
+                    vec!["this".to_string(), k],
+                    v,
+                    line,
+                ));
+            }
+        }
+    }
+
     /// `d.setdefault(k, []).append(v)` puts a list holding `v` into `d` at a key not known
     /// statically: recorded as `d[*] = [v]`, with a literal made for the list.
     pub(super) fn setdefault_add(&mut self, n: Node) {

@@ -64,7 +64,7 @@ pub(super) fn binary_dunder(op: &str) -> Option<&'static str> {
 impl<'t> Extractor<'_, 't> {
     pub(super) fn call(&mut self, n: Node) {
         let line = n.start_position().row as u32 + 1;
-        let scope = self.scope_of(n.start_byte() as u32);
+        let scope = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));
         if matches!(n.kind(), "jsx_self_closing_element" | "jsx_opening_element") {
             self.jsx_element(n, scope, line);
             return;
@@ -197,6 +197,12 @@ impl<'t> Extractor<'_, 't> {
             self.iife_args(f, &args);
             if let Some(a) = field("arguments") {
                 self.element_callback(&callee, a);
+                if let [Seg::Name(o), Seg::Name(m)] = callee.as_slice()
+                    && o == "Object"
+                    && m == "assign"
+                {
+                    self.assign_to_this(scope, line, a);
+                }
             }
             self.this_store(n, f, scope, &args);
         }
@@ -251,6 +257,36 @@ impl<'t> Extractor<'_, 't> {
             self.setdefault_add(n);
             self.setattr_assign(n);
         }
+    }
+
+    /// A JavaScript call in an instance field's initialiser (`snake = new Snake()`) runs when
+    /// an instance is made: in the class's constructor when it writes one. A static field's
+    /// runs where the class is defined.
+    fn field_init_scope(&self, n: Node, scope: Option<u32>) -> Option<u32> {
+        let Some(c) = scope.filter(|_| self.lang.is_js_family()) else {
+            return scope;
+        };
+        if self.facts.defs.get(c as usize).map(|d| d.kind) != Some(DefKind::Class) {
+            return scope;
+        }
+        let mut cur = n.parent();
+        while let Some(p) = cur {
+            match p.kind() {
+                "public_field_definition" | "field_definition" => {
+                    let mut w = p.walk();
+                    if p.children(&mut w).any(|ch| ch.kind() == "static") {
+                        return scope;
+                    }
+                    let ctor = self.facts.defs.iter().position(|d| {
+                        d.parent == Some(c) && d.kind == DefKind::Func && d.name == "constructor"
+                    });
+                    return ctor.map(|d| d as u32).or(scope);
+                }
+                "class_body" | "class" | "class_declaration" => return scope,
+                _ => cur = p.parent(),
+            }
+        }
+        scope
     }
 
     /// `obj.name` not called: reads call a `@property` getter, assignments its setter

@@ -164,6 +164,29 @@ impl<'t> Extractor<'_, 't> {
                 }
                 self.type_segs(one, depth + 1)
             }
+            "readonly_type" => self.type_segs(t.named_child(0)?, depth + 1),
+            // `Step[]`: iterating gives instances of `Step` (see `resolve::fields`).
+            "array_type" => {
+                let mut s = self.type_segs(t.named_child(0)?, depth + 1)?;
+                s.push(Seg::Iter);
+                Some(s)
+            }
+            "generic_type"
+                if t.child_by_field_name("name").is_some_and(|n| {
+                    matches!(
+                        self.text(n).as_str(),
+                        "Array" | "ReadonlyArray" | "Set" | "ReadonlySet"
+                    )
+                }) =>
+            {
+                let args = t.child_by_field_name("type_arguments")?;
+                if args.named_child_count() != 1 {
+                    return None;
+                }
+                let mut s = self.type_segs(args.named_child(0)?, depth + 1)?;
+                s.push(Seg::Iter);
+                Some(s)
+            }
             "generic_type" => {
                 let inner = t
                     .child_by_field_name("type")

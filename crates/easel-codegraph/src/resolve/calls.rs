@@ -184,7 +184,7 @@ impl<'a> Resolver<'a> {
             if self.lang(fi).is_js_family() && !self.may_be_function(fi, call) {
                 return None;
             }
-            if !self.calls_back(fi, o) {
+            if !self.calls_back(fi, o) || self.fired_elsewhere(fi, o) {
                 return None;
             }
         }
@@ -218,7 +218,8 @@ impl<'a> Resolver<'a> {
                     .collect(),
             );
         }
-        let mut vals = self.eval(fi, call.scope, segs, Some(call.line), 0);
+        let (mut vals, getters) =
+            super::fields::noting_getters(|| self.eval(fi, call.scope, segs, Some(call.line), 0));
         if call.maybe {
             vals.retain(|v| matches!(v, Val::Func(_) | Val::Bound(_) | Val::Class(_)));
             // Python looks special methods up on the type of an instance: `C[k]` on a class
@@ -227,11 +228,17 @@ impl<'a> Resolver<'a> {
                 vals.retain(|v| matches!(v, Val::Bound(_)));
             }
         }
+        let mut out: Vec<(Ref, bool)> = getters.into_iter().map(|r| (r, true)).collect();
+        let mut understood = !out.is_empty();
         if vals.is_empty() {
-            return None;
+            return if understood {
+                Some(out)
+            } else if lang.is_js_family() {
+                self.fired_listeners(fi, call)
+            } else {
+                None
+            };
         }
-        let mut out = Vec::new();
-        let mut understood = false;
         for v in vals {
             match v {
                 Val::Func(r) => {

@@ -55,6 +55,11 @@ const JS_COLLECTION_METHODS: &[&str] = &[
 
 impl<'a> Resolver<'a> {
     pub(super) fn member(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
+        let vals = self.member_as_written(v, name, depth);
+        self.read_accessors(vals, depth)
+    }
+
+    fn member_as_written(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
         if depth > MAX_DEPTH {
             return Vec::new();
         }
@@ -107,10 +112,14 @@ impl<'a> Resolver<'a> {
                     return vec![Val::Class(*c)];
                 }
                 let v = self.class_member(*c, name, depth, false);
-                if v.is_empty() {
+                // A static field holding a collection the class fills.
+                let statics = self.field_collections(*c, name, depth);
+                if v.is_empty() && statics.is_empty() {
                     return self.outer_attr(*c, name, false, depth);
                 }
-                self.bind_methods(v, true)
+                let mut v = self.bind_methods(v, true);
+                v.extend(statics);
+                v
             }
             // `self` in a Python method: an instance of the class or of any subclass that is
             // used, each with its own overrides.
@@ -172,7 +181,17 @@ impl<'a> Resolver<'a> {
             | Val::LitValues(..)
             | Val::Args(..)
             | Val::Kwargs(..)
+            | Val::FieldOp(..)
+            | Val::ManyOp(..)
             | Val::Gen(_) => Vec::new(),
+            Val::FieldAdds(c, f) => super::fields::collection_method(name)
+                .map(|one| Val::FieldOp(*c, f.clone(), one))
+                .into_iter()
+                .collect(),
+            Val::Many(c) => super::fields::collection_method(name)
+                .map(|one| Val::ManyOp(*c, one))
+                .into_iter()
+                .collect(),
         }
     }
 
@@ -552,7 +571,7 @@ impl<'a> Resolver<'a> {
     }
 
     pub(super) fn instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
-        let mut out = Vec::new();
+        let mut out = self.field_collections(c, name, depth);
         for k in self.mro(c, depth) {
             if let Some(assigns) = self.idx[k.file as usize]
                 .inst_attrs

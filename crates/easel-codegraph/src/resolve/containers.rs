@@ -94,6 +94,8 @@ impl<'a> Resolver<'a> {
                 Val::Args(r, i) => self.packed_args(*r, *i, false, None, depth + 1),
                 Val::Kwargs(r, i) => self.packed_args(*r, *i, true, None, depth + 1),
                 Val::Lit(f, id) => self.literal_values(*f, *id, depth + 1),
+                Val::Many(c) => vec![Val::Instance(*c)],
+                Val::FieldAdds(c, f) => self.field_values(*c, f, depth),
                 _ => Vec::new(),
             };
         }
@@ -164,6 +166,8 @@ impl<'a> Resolver<'a> {
             };
         }
         match v {
+            Val::Many(c) => return vec![Val::Instance(*c)],
+            Val::FieldAdds(c, f) => return self.field_values(*c, f, depth),
             Val::Args(r, i) => return self.packed_args(*r, *i, false, Some(key), depth + 1),
             Val::Kwargs(r, i) => return self.packed_args(*r, *i, true, Some(key), depth + 1),
             _ => {}
@@ -267,6 +271,8 @@ impl<'a> Resolver<'a> {
             }
             Val::LitValues(f, id) => out = self.literal_values(*f, *id, depth),
             Val::Args(r, i) => out = self.packed_args(*r, *i, false, None, depth + 1),
+            Val::Many(c) => out.push(Val::Instance(*c)),
+            Val::FieldAdds(c, f) => out = self.field_values(*c, f, depth),
             // An iterable class: what its `__iter__` gives (a generator, or an iterator whose
             // `__next__` returns the values).
             Val::Instance(c) | Val::SelfOf(c) if self.lang(c.file) == Lang::Python => {
@@ -300,6 +306,10 @@ impl<'a> Resolver<'a> {
             Val::LitMethod(f, id, View::Values) => vec![Val::LitValues(*f, *id)],
             Val::LitMethod(f, id, View::Copy) => vec![Val::Lit(*f, *id)],
             Val::LitMethod(f, id, View::Get) => self.element(&Val::Lit(*f, *id), "*", depth + 1),
+            Val::FieldOp(c, f, true) => self.field_values(*c, f, depth),
+            Val::FieldOp(c, f, false) => vec![Val::FieldAdds(*c, f.clone())],
+            Val::ManyOp(c, true) => vec![Val::Instance(*c)],
+            Val::ManyOp(c, false) => vec![Val::Many(*c)],
             Val::Func(r) | Val::Bound(r) => {
                 let rets = &self.files[r.file as usize].returns;
                 if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {

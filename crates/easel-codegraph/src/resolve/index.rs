@@ -519,11 +519,17 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         && f.defs
             .iter()
             .any(|d| matches!(d.kind, DefKind::Func | DefKind::Class) && d.name.contains('.'));
+    let field_adds = if f.lang.is_js_family() {
+        super::fields::field_adds(f)
+    } else {
+        HashMap::new()
+    };
     FileIndex {
         cjs,
         dotted,
         bindings,
         inst_attrs,
+        field_adds,
         elem_assigns,
         elem_adds,
         elem_keyed,

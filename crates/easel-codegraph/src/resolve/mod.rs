@@ -63,8 +63,10 @@ mod calls;
 mod classes;
 mod containers;
 mod emit;
+mod fields;
 mod imports;
 mod index;
+mod listeners;
 mod scope;
 mod summary;
 
@@ -143,6 +145,17 @@ enum Val {
     Args(Ref, u32),
     /// The dict a `**kwargs` parameter (index) of the function collects.
     Kwargs(Ref, u32),
+    /// A TypeScript array (or set) declared of this class or interface (`Step[]`,
+    /// `Array<Step>`): its elements are instances of it.
+    Many(Ref),
+    /// JavaScript: the collection field (name) of instances of the class holds, as filled by
+    /// the class's methods (`this.items.push(v)`).
+    FieldAdds(Ref, String),
+    /// A method of such a collection, not called yet: calling it gives one of its values
+    /// (`pop`, `get`, `find`: `true`) or a collection of them (`filter`, `values`: `false`).
+    FieldOp(Ref, String, bool),
+    /// The same for an array declared of a class (`Many`).
+    ManyOp(Ref, bool),
 }
 
 /// Where a literal container was written.
@@ -188,6 +201,9 @@ struct FileIndex {
     bindings: HashMap<(Option<DefId>, String), Vec<Binding>>,
     /// Class → attribute → assignments `self.attr = ...` in its methods.
     inst_attrs: HashMap<(DefId, String), Vec<u32>>,
+    /// JavaScript: class → field → calls that put values into the collection the field holds
+    /// (`this.items.push(v)`, `this.byId.set(k, v)`; see `fields`).
+    field_adds: HashMap<(DefId, String), Vec<u32>>,
     /// (scope, name, key) → assignments `name[key] = ...`.
     elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>>,
     /// (scope, name) → values put into `name` at places no literal key names: `name[k] = v`,

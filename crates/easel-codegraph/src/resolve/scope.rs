@@ -456,7 +456,19 @@ impl<'a> Resolver<'a> {
                     !a.elements.is_empty() || matches!(a.value.as_deref(), Some([Seg::Lit(_)]));
                 // `const api: Api = { run() {} }`: the literal written says more than its type.
                 if literal && f.lang.is_js_family() {
-                    return vec![Val::Lit(fi, LitId::Assign(idx))];
+                    let mut out = vec![Val::Lit(fi, LitId::Assign(idx))];
+                    // `items: Item[] = []`: filled later, with what its type says.
+                    let empty = match a.value.as_deref() {
+                        Some([Seg::Lit(i)]) => f
+                            .literals
+                            .get(*i as usize)
+                            .is_some_and(|l| l.elements.is_empty()),
+                        _ => a.elements.is_empty(),
+                    };
+                    if empty && let Some(t @ [.., Seg::Iter]) = a.type_name.as_deref() {
+                        out.extend(self.typed_vals(fi, a.scope, t, Some(a.line), depth + 1));
+                    }
+                    return out;
                 }
                 // `const s: Shape = new Circle()`: what runs is the value's, when it is known.
                 if f.lang.is_js_family()
@@ -471,14 +483,7 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 if let Some(t) = &a.type_name {
-                    let vals = self.eval(fi, a.scope, t, Some(a.line), depth + 1);
-                    let inst: Vec<Val> = vals
-                        .into_iter()
-                        .filter_map(|v| match v {
-                            Val::Class(c) => Some(Val::Instance(c)),
-                            _ => None,
-                        })
-                        .collect();
+                    let inst = self.typed_vals(fi, a.scope, t, Some(a.line), depth + 1);
                     if !inst.is_empty() {
                         return inst;
                     }
@@ -495,7 +500,7 @@ impl<'a> Resolver<'a> {
                         IN_RHS.with(|s| s.borrow_mut().pop());
                         out
                     }
-                    None => Vec::new(),
+                    None => self.param_property(fi, idx, depth),
                 }
             }
             BindKind::Param(d, i) => {
@@ -503,19 +508,12 @@ impl<'a> Resolver<'a> {
                 let def = &f.defs[d as usize];
                 let mut typed: Vec<Val> = Vec::new();
                 if let Some(Some(t)) = def.param_types.get(i as usize) {
-                    let inst: Vec<Val> = self
-                        .eval(fi, def.parent, t, None, depth + 1)
-                        .into_iter()
-                        .filter_map(|v| match v {
-                            Val::Class(c) => Some(Val::Instance(c)),
-                            _ => None,
-                        })
-                        .collect();
+                    let inst = self.typed_vals(fi, def.parent, t, None, depth + 1);
                     // An interface is a shape: an object literal passed in has it too, so the
                     // arguments say what runs as well as the classes implementing it.
-                    let shapes = inst
-                        .iter()
-                        .all(|v| matches!(v, Val::Instance(c) if self.def(*c).is_interface));
+                    let shapes = inst.iter().all(
+                        |v| matches!(v, Val::Instance(c) | Val::Many(c) if self.def(*c).is_interface),
+                    );
                     if !inst.is_empty() && !shapes {
                         return inst;
                     }
