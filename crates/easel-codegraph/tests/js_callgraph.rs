@@ -50,6 +50,10 @@ const GATES: &[(&str, f64, f64)] = &[
     // Round 3, the same way: 332 of 364 right, 332 of 469 found; after round 2's fixes: 415 of
     // 430 right, 415 of 469 found; after its own: 424 of 437 right, 424 of 469 found.
     ("tests/jscg-blind3/typescript", 0.9700, 0.9035),
+    // Round 4, measured blind after rounds 1-3's fixes: 311 of 314 right, 311 of 355 found.
+    ("tests/jscg-blind4/javascript", 0.9900, 0.8755),
+    // Round 4, the same way: 292 of 298 right, 292 of 330 found.
+    ("tests/jscg-blind4/typescript", 0.9795, 0.8845),
 ];
 
 const SUITE: Suite = Suite {
@@ -96,4 +100,18 @@ fn jscg_blind3_javascript_suite() {
 #[test]
 fn jscg_blind3_typescript_suite() {
     score_suite(&SUITE, "tests/jscg-blind3/typescript");
+}
+
+/// Round 4: 40 JavaScript programs (a Koa-style router, Fastify-like plugins, a rate limiter,
+/// feature flags, CLIs, games, parsers, stores), written blind after rounds 1-3 were used to
+/// fix the resolver.
+#[test]
+fn jscg_blind4_javascript_suite() {
+    score_suite(&SUITE, "tests/jscg-blind4/javascript");
+}
+
+/// Round 4: 32 TypeScript programs, 6 of them TSX, written blind like the JavaScript ones.
+#[test]
+fn jscg_blind4_typescript_suite() {
+    score_suite(&SUITE, "tests/jscg-blind4/typescript");
 }
