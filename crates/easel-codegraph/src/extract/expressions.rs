@@ -101,9 +101,9 @@ impl<'t> Extractor<'_, 't> {
                 out.push(format!("{{{}}}", out.len()));
                 continue;
             }
-            let named = ["name", "pattern", "left"]
+            let named = [Field::NAME, Field::PATTERN, Field::LEFT]
                 .iter()
-                .find_map(|f| ch.child_by_field_name(f))
+                .find_map(|f| ch.field(*f))
                 .filter(|n| n.kind() == "identifier");
             if let Some(n) = named.or_else(|| first_identifier(ch)) {
                 out.push(self.text(n));
@@ -128,17 +128,14 @@ impl<'t> Extractor<'_, 't> {
                 out.push(None);
                 continue;
             }
-            let named = ["name", "pattern", "left"]
+            let named = [Field::NAME, Field::PATTERN, Field::LEFT]
                 .iter()
-                .find_map(|f| ch.child_by_field_name(f))
+                .find_map(|f| ch.field(*f))
                 .filter(|n| n.kind() == "identifier");
             if named.or_else(|| first_identifier(ch)).is_none() {
                 continue;
             }
-            out.push(
-                ch.child_by_field_name("type")
-                    .and_then(|t| self.type_segs(t, 0)),
-            );
+            out.push(ch.field(Field::TYPE).and_then(|t| self.type_segs(t, 0)));
         }
         out
     }
@@ -152,11 +149,11 @@ impl<'t> Extractor<'_, 't> {
             "type_annotation" | "type" | "pointer_type" | "nullable_type" => {
                 self.type_segs(t.named_child(0)?, depth + 1)
             }
-            "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            "reference_type" => self.type_segs(t.field(Field::TYPE)?, depth + 1),
             "generic_type" => {
                 let inner = t
-                    .child_by_field_name("type")
-                    .or_else(|| t.child_by_field_name("name"))
+                    .field(Field::TYPE)
+                    .or_else(|| t.field(Field::NAME))
                     .or_else(|| t.named_child(0))?;
                 self.type_segs(inner, depth + 1)
             }
@@ -170,11 +167,11 @@ impl<'t> Extractor<'_, 't> {
     pub(super) fn receiver_call(
         &self,
         n: Node,
-        receiver_field: &str,
-        name_field: &str,
+        receiver_field: Field,
+        name_field: Field,
     ) -> Option<(Option<Vec<Seg>>, String)> {
-        let receiver = n.child_by_field_name(receiver_field);
-        let name = n.child_by_field_name(name_field)?;
+        let receiver = n.field(receiver_field);
+        let name = n.field(name_field)?;
         let mut segs = match receiver {
             Some(o) => self.segs(o),
             None => Some(Vec::new()),
@@ -200,7 +197,7 @@ impl<'t> Extractor<'_, 't> {
             return None;
         }
         let k = n.kind();
-        let field = |f: &str| n.child_by_field_name(f);
+        let field = |f: Field| n.field(f);
         match k {
             "this" | "self" => out.push(Seg::Name(k.to_string())),
             "super" => out.push(Seg::Super),
@@ -209,8 +206,8 @@ impl<'t> Extractor<'_, 't> {
             "base_expression" => out.push(Seg::Super),
             _ if IDENT_KINDS.contains(&k) => out.push(Seg::Name(self.text(n))),
             "subscript" | "subscript_expression" => {
-                let obj = field("value").or_else(|| field("object"))?;
-                let key = field("subscript").or_else(|| field("index"))?;
+                let obj = field(Field::VALUE).or_else(|| field(Field::OBJECT))?;
+                let key = field(Field::SUBSCRIPT).or_else(|| field(Field::INDEX))?;
                 // Python `xs[1:]`: a new sequence holding some of the elements (those between
                 // constant bounds, else any of them), at positions not known statically.
                 if self.lang == Lang::Python && key.kind() == "slice" {
@@ -229,71 +226,71 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Index(key));
             }
             "attribute" => {
-                self.segs_into(field("object")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("attribute")?)));
+                self.segs_into(field(Field::OBJECT)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::ATTRIBUTE)?)));
             }
             "member_expression" => {
-                self.segs_into(field("object")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("property")?)));
+                self.segs_into(field(Field::OBJECT)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::PROPERTY)?)));
             }
             "selector_expression" => {
-                self.segs_into(field("operand")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("field")?)));
+                self.segs_into(field(Field::OPERAND)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::FIELD)?)));
             }
             "field_expression" => {
-                let obj = field("value").or_else(|| field("argument"))?;
+                let obj = field(Field::VALUE).or_else(|| field(Field::ARGUMENT))?;
                 self.segs_into(obj, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("field")?)));
+                out.push(Seg::Name(self.text(field(Field::FIELD)?)));
             }
             "scoped_identifier" | "scoped_type_identifier" => {
-                if let Some(p) = field("path") {
+                if let Some(p) = field(Field::PATH) {
                     self.segs_into(p, out, depth + 1)?;
-                } else if let Some(s) = field("scope") {
+                } else if let Some(s) = field(Field::SCOPE) {
                     self.segs_into(s, out, depth + 1)?;
                 }
-                out.push(Seg::Name(self.text(field("name")?)));
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "qualified_identifier" | "scope_resolution" => {
-                if let Some(s) = field("scope") {
+                if let Some(s) = field(Field::SCOPE) {
                     self.segs_into(s, out, depth + 1)?;
                 }
-                let name = field("name")?;
+                let name = field(Field::NAME)?;
                 self.segs_into(name, out, depth + 1)?;
             }
             "member_access_expression" => {
-                self.segs_into(field("expression")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::EXPRESSION)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "field_access" => {
-                self.segs_into(field("object")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("field")?)));
+                self.segs_into(field(Field::OBJECT)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::FIELD)?)));
             }
             "qualified_name" => {
-                self.segs_into(field("qualifier")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::QUALIFIER)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "qualified_type" => {
-                self.segs_into(field("package")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::PACKAGE)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "generic_name" | "generic_type" | "template_type" | "template_function" => {
-                let inner = field("name").or_else(|| n.named_child(0))?;
+                let inner = field(Field::NAME).or_else(|| n.named_child(0))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
             "generic_function" => {
-                self.segs_into(field("function")?, out, depth + 1)?;
+                self.segs_into(field(Field::FUNCTION)?, out, depth + 1)?;
             }
             "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
                 self.segs_into(n.named_child(0)?, out, depth + 1)?;
             }
             // `(x := v)` is `v`.
             "named_expression" if self.lang == Lang::Python => {
-                self.segs_into(field("value")?, out, depth + 1)?;
+                self.segs_into(field(Field::VALUE)?, out, depth + 1)?;
             }
             "pointer_expression" | "unary_expression" | "reference_expression" => {
-                let inner = field("argument")
-                    .or_else(|| field("operand"))
-                    .or_else(|| field("value"))?;
+                let inner = field(Field::ARGUMENT)
+                    .or_else(|| field(Field::OPERAND))
+                    .or_else(|| field(Field::VALUE))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
             "dictionary"
@@ -317,8 +314,8 @@ impl<'t> Extractor<'_, 't> {
             // `a + b` is what `a.__add__(b)` returns (nothing known unless `a` is an
             // instance of a class of the repository that defines it).
             "binary_operator" if self.lang == Lang::Python => {
-                let d = binary_dunder(field("operator")?.kind())?;
-                self.segs_into(field("left")?, out, depth + 1)?;
+                let d = binary_dunder(field(Field::OPERATOR)?.kind())?;
+                self.segs_into(field(Field::LEFT)?, out, depth + 1)?;
                 out.push(Seg::Name(d.to_string()));
                 out.push(Seg::Call);
             }
@@ -329,10 +326,10 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Lambda(d as u32));
             }
             "call" if self.lang == Lang::Python => {
-                let f = field("function")?;
+                let f = field(Field::FUNCTION)?;
                 if f.kind() == "identifier" && self.text(f) == "super" {
                     // `super(Mid, self)`: the lookup starts after `Mid` (a class, then `Super`).
-                    if let Some(args) = field("arguments")
+                    if let Some(args) = field(Field::ARGUMENTS)
                         && let Some(cls) = args.named_child(0)
                         && matches!(cls.kind(), "identifier" | "attribute")
                         && args.named_child_count() == 2
@@ -344,10 +341,10 @@ impl<'t> Extractor<'_, 't> {
                     out.push(Seg::Lit(l));
                     out.push(Seg::Iter);
                 } else if let Some(key) = self.get_key(n) {
-                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    self.segs_into(f.field(Field::OBJECT)?, out, depth + 1)?;
                     out.push(Seg::Get(key));
                 } else if let Some(key) = self.pop_key(n) {
-                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    self.segs_into(f.field(Field::OBJECT)?, out, depth + 1)?;
                     out.push(Seg::Pop(key));
                 } else if let Some(l) = self.dict_call(n) {
                     out.push(Seg::Lit(l));
@@ -360,14 +357,14 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             "call" if self.lang == Lang::Ruby => {
-                if let Some(r) = field("receiver") {
+                if let Some(r) = field(Field::RECEIVER) {
                     self.segs_into(r, out, depth + 1)?;
                 }
-                out.push(Seg::Name(self.text(field("method")?)));
+                out.push(Seg::Name(self.text(field(Field::METHOD)?)));
                 out.push(Seg::Call);
             }
             "explicit_constructor_invocation" => {
-                self.segs_into(field("constructor")?, out, depth + 1)?;
+                self.segs_into(field(Field::CONSTRUCTOR)?, out, depth + 1)?;
             }
             // JavaScript literals written in place, and functions and classes written as values
             // (named after their binding, or the key of a bound literal).
@@ -381,13 +378,13 @@ impl<'t> Extractor<'_, 't> {
             // `f.bind(obj)` is `f` with `this` bound: calling it calls `f`.
             "call_expression"
                 if self.lang.is_js_family()
-                    && field("function").is_some_and(|f| {
+                    && field(Field::FUNCTION).is_some_and(|f| {
                         f.kind() == "member_expression"
-                            && f.child_by_field_name("property")
+                            && f.field(Field::PROPERTY)
                                 .is_some_and(|p| self.text(p) == "bind")
                     }) =>
             {
-                let obj = field("function")?.child_by_field_name("object")?;
+                let obj = field(Field::FUNCTION)?.field(Field::OBJECT)?;
                 self.segs_into(obj, out, depth + 1)?;
             }
             "call_expression" | "invocation_expression" => {
@@ -397,27 +394,27 @@ impl<'t> Extractor<'_, 't> {
                     out.push(Seg::Name(require_key(&path)));
                     return Some(());
                 }
-                self.segs_into(field("function")?, out, depth + 1)?;
+                self.segs_into(field(Field::FUNCTION)?, out, depth + 1)?;
                 out.push(Seg::Call);
             }
             "method_invocation" => {
-                if let Some(o) = field("object") {
+                if let Some(o) = field(Field::OBJECT) {
                     self.segs_into(o, out, depth + 1)?;
                 }
-                out.push(Seg::Name(self.text(field("name")?)));
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
                 out.push(Seg::Call);
             }
             "new_expression" => {
-                let t = field("constructor").or_else(|| field("type"))?;
+                let t = field(Field::CONSTRUCTOR).or_else(|| field(Field::TYPE))?;
                 self.segs_into(t, out, depth + 1)?;
                 out.push(Seg::Call);
             }
             "object_creation_expression" => {
-                self.segs_into(field("type")?, out, depth + 1)?;
+                self.segs_into(field(Field::TYPE)?, out, depth + 1)?;
                 out.push(Seg::Call);
             }
             "composite_literal" | "struct_expression" => {
-                let t = field("type").or_else(|| field("name"))?;
+                let t = field(Field::TYPE).or_else(|| field(Field::NAME))?;
                 self.segs_into(t, out, depth + 1)?;
                 out.push(Seg::Call);
             }
@@ -439,10 +436,7 @@ impl<'t> Extractor<'_, 't> {
             match ch.kind() {
                 "comment" => {}
                 "keyword_argument" => {
-                    if let (Some(k), Some(v)) = (
-                        ch.child_by_field_name("name"),
-                        ch.child_by_field_name("value"),
-                    ) {
+                    if let (Some(k), Some(v)) = (ch.field(Field::NAME), ch.field(Field::VALUE)) {
                         kwargs.push((self.text(k), self.segs(v)));
                     }
                 }

@@ -243,10 +243,15 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
             }
             let is_static = get(k.func_static).is_some();
-            let returns = ["return_type", "result", "returns", "type"]
-                .iter()
-                .find_map(|f| n.child_by_field_name(f))
-                .and_then(|t| x.type_segs(t, 0));
+            let returns = [
+                Field::RETURN_TYPE,
+                Field::RESULT,
+                Field::RETURNS,
+                Field::TYPE,
+            ]
+            .iter()
+            .find_map(|f| n.field(*f))
+            .and_then(|t| x.type_segs(t, 0));
             let accessor = if lang.is_js_family() && n.kind() == "method_definition" {
                 js_accessor(n)
             } else {
@@ -269,14 +274,14 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 x.text(name)
             };
             let params = n
-                .child_by_field_name("parameters")
+                .field(Field::PARAMETERS)
                 .map(|p| x.params(p))
-                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .or_else(|| n.field(Field::PARAMETER).map(|p| vec![x.text(p)]))
                 .unwrap_or_default();
-            let body = n.child_by_field_name("body").unwrap_or(n);
+            let body = n.field(Field::BODY).unwrap_or(n);
             x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
             if lang.is_js_family()
-                && let Some(p) = n.child_by_field_name("parameters")
+                && let Some(p) = n.field(Field::PARAMETERS)
                 && js_params_special(p)
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
@@ -290,11 +295,11 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.function_value(n);
         } else if let Some(n) = get(k.scope) {
             let params = n
-                .child_by_field_name("parameters")
+                .field(Field::PARAMETERS)
                 .map(|p| x.params(p))
-                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .or_else(|| n.field(Field::PARAMETER).map(|p| vec![x.text(p)]))
                 .unwrap_or_default();
-            let body = n.child_by_field_name("body").unwrap_or(n);
+            let body = n.field(Field::BODY).unwrap_or(n);
             x.add_def(
                 n,
                 body,
@@ -375,16 +380,16 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             let mut c = n.walk();
             let aliased = n.named_children(&mut c).find(|c| c.kind() == "as_pattern");
             if let Some(a) = aliased
-                && let Some(name) = a.child_by_field_name("alias")
+                && let Some(name) = a.field(Field::ALIAS)
                 && let Some(ty) = a.named_child(0).filter(|t| t.id() != name.id())
             {
                 x.pending.push(Pending::Except(n, vec![ty], name));
             }
         } else if let Some(n) = get(k.with) {
             // `with X() as x` binds `x` (Python).
-            if let Some(v) = n.child_by_field_name("value")
+            if let Some(v) = n.field(Field::VALUE)
                 && v.kind() == "as_pattern"
-                && let Some(alias) = v.child_by_field_name("alias")
+                && let Some(alias) = v.field(Field::ALIAS)
             {
                 x.pending.push(Pending::Bind(alias));
             }
@@ -526,10 +531,7 @@ impl Captures {
 
 /// The names of a TypeScript `A.B.C` (a `nested_identifier`), outermost first.
 fn nested_parts<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
-    match (
-        n.child_by_field_name("object"),
-        n.child_by_field_name("property"),
-    ) {
+    match (n.field(Field::OBJECT), n.field(Field::PROPERTY)) {
         (Some(o), Some(p)) => {
             nested_parts(o, out);
             out.push(p);
