@@ -9,7 +9,7 @@ impl<'t> Extractor<'_, 't> {
         let (Some(f), Some(args)) = (n.field(Field::FUNCTION), n.field(Field::ARGUMENTS)) else {
             return;
         };
-        if f.kind() != "identifier" || self.text(f) != "setattr" {
+        if f.kind() != "identifier" || self.str(f) != "setattr" {
             return;
         }
         let a = named_parts(args);
@@ -64,7 +64,7 @@ impl<'t> Extractor<'_, 't> {
         let (Some(obj), Some(sm)) = (sf.field(Field::OBJECT), sf.field(Field::ATTRIBUTE)) else {
             return;
         };
-        if obj.kind() != "identifier" || self.text(sm) != "setdefault" {
+        if obj.kind() != "identifier" || self.str(sm) != "setdefault" {
             return;
         }
         let Some(args) = n.field(Field::ARGUMENTS) else {
@@ -119,7 +119,7 @@ impl<'t> Extractor<'_, 't> {
         let value = match (f.kind(), args.as_slice()) {
             ("attribute", [])
                 if f.field(Field::ATTRIBUTE)
-                    .is_some_and(|a| self.text(a) == "items") =>
+                    .is_some_and(|a| self.str(a) == "items") =>
             {
                 f.field(Field::OBJECT)
                     .and_then(|o| self.segs(o))
@@ -128,7 +128,7 @@ impl<'t> Extractor<'_, 't> {
                         v
                     })
             }
-            ("identifier", [xs]) if self.text(f) == "enumerate" => self.segs(*xs).map(|mut v| {
+            ("identifier", [xs]) if self.str(f) == "enumerate" => self.segs(*xs).map(|mut v| {
                 v.push(Seg::Iter);
                 v
             }),

@@ -133,8 +133,7 @@ impl<'t> Extractor<'_, 't> {
                 };
                 // `super()` is a call of the builtin (call-graph tools list it); what is called
                 // through it is resolved from `Seg::Super`.
-                if self.lang == Lang::Python && f.kind() == "identifier" && self.text(f) == "super"
-                {
+                if self.lang == Lang::Python && f.kind() == "identifier" && self.str(f) == "super" {
                     let t = self.text(f);
                     (Some(vec![Seg::Name(t.clone())]), t, false)
                 } else {

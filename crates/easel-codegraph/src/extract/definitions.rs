@@ -90,7 +90,7 @@ impl<'t> Extractor<'_, 't> {
                 if let (Some(k), Some(v)) = (pair.field(Field::KEY), pair.field(Field::VALUE))
                     && matches!(k.kind(), "property_identifier" | "string")
                 {
-                    self.value_def(v, unquote(&self.text(k)));
+                    self.value_def(v, unquote(self.str(k)));
                 }
             }
             return;
@@ -445,7 +445,7 @@ impl<'t> Extractor<'_, 't> {
                 Pending::Prop(n) if let Some((skip, writes)) = &js_props => {
                     let named = n
                         .field(Field::PROPERTY)
-                        .is_some_and(|p| accessors.contains(&self.text(p)));
+                        .is_some_and(|p| accessors.contains(self.str(p)));
                     if named && !skip.contains(&n.id()) {
                         let kind = if writes.contains(&n.id()) { 2 } else { 1 };
                         self.js_prop(n, kind);

@@ -327,7 +327,7 @@ impl<'t> Extractor<'_, 't> {
             }
             "call" if self.lang == Lang::Python => {
                 let f = field(Field::FUNCTION)?;
-                if f.kind() == "identifier" && self.text(f) == "super" {
+                if f.kind() == "identifier" && self.str(f) == "super" {
                     // `super(Mid, self)`: the lookup starts after `Mid` (a class, then `Super`).
                     if let Some(args) = field(Field::ARGUMENTS)
                         && let Some(cls) = args.named_child(0)
@@ -381,7 +381,7 @@ impl<'t> Extractor<'_, 't> {
                     && field(Field::FUNCTION).is_some_and(|f| {
                         f.kind() == "member_expression"
                             && f.field(Field::PROPERTY)
-                                .is_some_and(|p| self.text(p) == "bind")
+                                .is_some_and(|p| self.str(p) == "bind")
                     }) =>
             {
                 let obj = field(Field::FUNCTION)?.field(Field::OBJECT)?;

@@ -17,7 +17,7 @@ impl<'t> Extractor<'_, 't> {
         if s.kind() != "string" {
             return None;
         }
-        Some(unquote(&self.text(s)))
+        Some(unquote(self.str(s)))
     }
 
     /// Module systems written as calls: `require('./m')` used in place (`require('./m').f()`)
@@ -58,7 +58,7 @@ impl<'t> Extractor<'_, 't> {
             .map(|a| {
                 named_parts(*a)
                     .into_iter()
-                    .map(|s| (s.kind() == "string").then(|| unquote(&self.text(s))))
+                    .map(|s| (s.kind() == "string").then(|| unquote(self.str(s))))
                     .collect()
             })
             .unwrap_or_default();
@@ -205,7 +205,7 @@ impl<'t> Extractor<'_, 't> {
                 if let Some(r) = required {
                     if let (Some(id), Some(src)) = (first_identifier(r), r.field(Field::SOURCE)) {
                         out.push(ImportKind::Module {
-                            path: unquote(&self.text(src)),
+                            path: unquote(self.str(src)),
                             alias: Some(self.text(id)),
                         });
                     }
@@ -217,7 +217,7 @@ impl<'t> Extractor<'_, 't> {
                 let Some(src) = n.field(Field::SOURCE) else {
                     return;
                 };
-                let path = unquote(&self.text(src));
+                let path = unquote(self.str(src));
                 let mut any = false;
                 let mut cur = n.walk();
                 for clause in n.named_children(&mut cur) {
@@ -279,7 +279,7 @@ impl<'t> Extractor<'_, 't> {
                     let Some(p) = spec.field(Field::PATH) else {
                         continue;
                     };
-                    let path = unquote(&self.text(p));
+                    let path = unquote(self.str(p));
                     let alias = spec.field(Field::NAME).map(|a| self.text(a));
                     match alias.as_deref() {
                         Some(".") => out.push(ImportKind::Star { path, level: 0 }),
@@ -342,7 +342,7 @@ impl<'t> Extractor<'_, 't> {
                 if let Some(args) = n.field(Field::ARGUMENTS)
                     && let Some(s) = args.named_child(0)
                 {
-                    let path = unquote(&self.text(s));
+                    let path = unquote(self.str(s));
                     out.push(ImportKind::Star {
                         path,
                         level: u32::from(method == "require_relative"),
@@ -363,7 +363,7 @@ impl<'t> Extractor<'_, 't> {
             }
             (Lang::Bash, _) => {
                 if let Some(arg) = n.field(Field::ARGUMENT) {
-                    let path = unquote(&self.text(arg));
+                    let path = unquote(self.str(arg));
                     out.push(ImportKind::Star { path, level: 1 });
                 }
             }
@@ -396,7 +396,7 @@ impl<'t> Extractor<'_, 't> {
     }
 
     fn export(&mut self, n: Node, scope: Option<u32>, line: u32, out: &mut Vec<ImportKind>) {
-        let source = n.field(Field::SOURCE).map(|s| unquote(&self.text(s)));
+        let source = n.field(Field::SOURCE).map(|s| unquote(self.str(s)));
         let mut cur = n.walk();
         let mut clause = None;
         let mut ns = None;
@@ -441,7 +441,7 @@ impl<'t> Extractor<'_, 't> {
                 else {
                     continue;
                 };
-                let (name, alias) = (unquote(&self.text(name)), unquote(&self.text(alias)));
+                let (name, alias) = (unquote(self.str(name)), unquote(self.str(alias)));
                 if alias == "default" {
                     self.facts.default_export = Some(name);
                 } else if alias != name {
@@ -459,7 +459,7 @@ impl<'t> Extractor<'_, 't> {
             if let Some(id) = ns.named_child(0) {
                 out.push(ImportKind::Module {
                     path,
-                    alias: Some(unquote(&self.text(id))),
+                    alias: Some(unquote(self.str(id))),
                 });
             }
             return;
@@ -476,8 +476,8 @@ impl<'t> Extractor<'_, 't> {
             out.push(ImportKind::From {
                 path: path.clone(),
                 level: 0,
-                name: unquote(&self.text(name)),
-                alias: spec.field(Field::ALIAS).map(|a| unquote(&self.text(a))),
+                name: unquote(self.str(name)),
+                alias: spec.field(Field::ALIAS).map(|a| unquote(self.str(a))),
             });
         }
     }
@@ -492,7 +492,7 @@ impl<'t> Extractor<'_, 't> {
         };
         match n.kind() {
             "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
-                let full = join(&prefix, &self.text(n));
+                let full = join(&prefix, self.str(n));
                 let (path, name) = match full.rsplit_once("::") {
                     Some((p, nm)) => (p.to_string(), nm.to_string()),
                     None => (String::new(), full.clone()),
@@ -506,7 +506,7 @@ impl<'t> Extractor<'_, 't> {
             }
             "use_as_clause" => {
                 if let (Some(p), Some(a)) = (n.field(Field::PATH), n.field(Field::ALIAS)) {
-                    let full = join(&prefix, &self.text(p));
+                    let full = join(&prefix, self.str(p));
                     let (path, name) = match full.rsplit_once("::") {
                         Some((p, nm)) => (p.to_string(), nm.to_string()),
                         None => (String::new(), full.clone()),
@@ -522,7 +522,7 @@ impl<'t> Extractor<'_, 't> {
             "scoped_use_list" => {
                 let p = n
                     .field(Field::PATH)
-                    .map(|p| join(&prefix, &self.text(p)))
+                    .map(|p| join(&prefix, self.str(p)))
                     .unwrap_or(prefix);
                 if let Some(list) = n.field(Field::LIST) {
                     self.rust_use(list, p, out);
@@ -537,7 +537,7 @@ impl<'t> Extractor<'_, 't> {
             "use_wildcard" => {
                 let p = n
                     .named_child(0)
-                    .map(|p| join(&prefix, &self.text(p)))
+                    .map(|p| join(&prefix, self.str(p)))
                     .unwrap_or(prefix);
                 out.push(ImportKind::Star { path: p, level: 0 });
             }

@@ -173,7 +173,7 @@ impl<'t> Extractor<'_, 't> {
     /// `next(x)` one value of iterating over `x`, `iter(x)` what iterating gives as `x` does.
     pub(super) fn builtin_view<'n>(&self, call: Node<'n>) -> Option<(Node<'n>, Option<Seg>)> {
         let f = call.field(Field::FUNCTION)?;
-        if f.kind() != "identifier" && self.text(f) != "functools.partial" {
+        if f.kind() != "identifier" && self.str(f) != "functools.partial" {
             return None;
         }
         let args = call.field(Field::ARGUMENTS)?;
@@ -181,7 +181,7 @@ impl<'t> Extractor<'_, 't> {
             return None;
         }
         let a = named_parts(args);
-        match (self.text(f).as_str(), a.as_slice()) {
+        match (self.str(f), a.as_slice()) {
             ("getattr", [obj, name]) if name.kind() == "string" => {
                 let key = self.literal_key(*name)?;
                 let key = key.strip_prefix('\'').unwrap_or(&key).to_string();
@@ -220,14 +220,14 @@ impl<'t> Extractor<'_, 't> {
             return None;
         }
         let (found, default) = match (f.kind(), a.as_slice()) {
-            ("attribute", [key, default]) if self.text(f.field(Field::ATTRIBUTE)?) == "get" => {
+            ("attribute", [key, default]) if self.str(f.field(Field::ATTRIBUTE)?) == "get" => {
                 let mut found = self.segs(f.field(Field::OBJECT)?)?;
                 found.push(Seg::Get(
                     self.literal_key(*key).unwrap_or_else(|| "*".into()),
                 ));
                 (Some(found), *default)
             }
-            ("identifier", [obj, name, default]) if self.text(f) == "getattr" => {
+            ("identifier", [obj, name, default]) if self.str(f) == "getattr" => {
                 let found = match self.literal_key(*name) {
                     Some(k) if name.kind() == "string" => {
                         let k = k.strip_prefix('\'').unwrap_or(&k).to_string();
@@ -254,7 +254,7 @@ impl<'t> Extractor<'_, 't> {
     /// The key of `x.get("key")` (or `x.get("key", default)`).
     pub(super) fn get_key(&self, call: Node) -> Option<String> {
         let f = call.field(Field::FUNCTION)?;
-        if f.kind() != "attribute" || self.text(f.field(Field::ATTRIBUTE)?) != "get" {
+        if f.kind() != "attribute" || self.str(f.field(Field::ATTRIBUTE)?) != "get" {
             return None;
         }
         let args = call.field(Field::ARGUMENTS)?;
@@ -314,7 +314,7 @@ impl<'t> Extractor<'_, 't> {
     /// known statically.
     pub(super) fn pop_key(&self, call: Node) -> Option<String> {
         let f = call.field(Field::FUNCTION)?;
-        if f.kind() != "attribute" || self.text(f.field(Field::ATTRIBUTE)?) != "pop" {
+        if f.kind() != "attribute" || self.str(f.field(Field::ATTRIBUTE)?) != "pop" {
             return None;
         }
         let args = call.field(Field::ARGUMENTS)?;
@@ -327,7 +327,7 @@ impl<'t> Extractor<'_, 't> {
     /// `dict(k=f)` or `dict([("k", f)])`: a literal dict (recorded once per call node).
     pub(super) fn dict_call(&self, call: Node) -> Option<u32> {
         let f = call.field(Field::FUNCTION)?;
-        if f.kind() != "identifier" || self.text(f) != "dict" {
+        if f.kind() != "identifier" || self.str(f) != "dict" {
             return None;
         }
         if let Some(&i) = self.lits.borrow().1.get(&call.start_byte()) {
@@ -385,7 +385,7 @@ impl<'t> Extractor<'_, 't> {
                         && let Some(name) = ch.field(Field::NAME)
                     {
                         let d = self.def_at(ch, &[DefKind::Func]);
-                        out.push((unquote(&self.text(name)), d.map(|d| vec![Seg::Lambda(d)])));
+                        out.push((unquote(self.str(name)), d.map(|d| vec![Seg::Lambda(d)])));
                         continue;
                     }
                     if ch.kind() == "shorthand_property_identifier" {
@@ -459,9 +459,9 @@ impl<'t> Extractor<'_, 't> {
             "unary_operator"
                 if self.lang == Lang::Python
                     && k.named_child(0).is_some_and(|c| c.kind() == "integer")
-                    && self.text(k).starts_with('-') =>
+                    && self.str(k).starts_with('-') =>
             {
-                Some(squash(&self.text(k)))
+                Some(squash(self.str(k)))
             }
             _ => None,
         }

@@ -70,6 +70,8 @@ enum Pending<'t> {
 struct Extractor<'s, 't> {
     lang: Lang,
     src: &'s [u8],
+    /// `src` as text, checked once: a node's text is then a slice, not checked again per node.
+    code: Option<&'s str>,
     facts: FileFacts,
     pending: Vec<Pending<'t>>,
     /// Literals met while reading expressions, and their index by start byte: an expression
@@ -89,6 +91,14 @@ struct Extractor<'s, 't> {
 
 impl<'s, 't> Extractor<'s, 't> {
     fn text(&self, n: Node) -> String {
-        n.utf8_text(self.src).unwrap_or_default().to_string()
+        self.str(n).to_string()
+    }
+
+    /// A node's text, borrowed: empty when it is not UTF-8 (a range that splits a character).
+    fn str(&self, n: Node) -> &'s str {
+        match self.code {
+            Some(code) => code.get(n.byte_range()).unwrap_or_default(),
+            None => n.utf8_text(self.src).unwrap_or_default(),
+        }
     }
 }

@@ -124,6 +124,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
     let mut x = Extractor {
         lang,
         src,
+        code: std::str::from_utf8(src).ok(),
         facts: FileFacts {
             path: path.to_string(),
             lang,
@@ -216,7 +217,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.func) {
             let name_node = get(k.func_name);
             let mut name = name_node.map(|n| x.text(n)).unwrap_or_default();
-            let mut receiver = get(k.func_receiver).map(|r| strip_generics(&x.text(r)));
+            let mut receiver = get(k.func_receiver).map(|r| strip_generics(x.str(r)));
             if let Some(pos) = name.rfind("::") {
                 receiver = Some(strip_generics(&name[..pos]));
                 name = name[pos + 2..].to_string();
@@ -269,7 +270,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
             // `{ 'quoted': () => ... }` is named by the key's text.
             let name = if name.kind() == "string" {
-                unquote(&x.text(name))
+                unquote(x.str(name))
             } else {
                 x.text(name)
             };
@@ -318,7 +319,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             }
         } else if let Some(n) = get(k.impl_) {
             let name = get(k.impl_type)
-                .map(|t| strip_generics(&x.text(t)))
+                .map(|t| strip_generics(x.str(t)))
                 .unwrap_or_default();
             let bases = get(k.impl_trait)
                 .and_then(|t| x.segs(t))
@@ -439,6 +440,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
     let mut x = Extractor {
         lang,
         src,
+        code: std::str::from_utf8(src).ok(),
         facts: FileFacts {
             path: String::new(),
             lang,

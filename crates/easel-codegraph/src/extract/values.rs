@@ -404,7 +404,7 @@ impl<'t> Extractor<'_, 't> {
             if !plain_key(k) {
                 continue;
             }
-            let key = unquote(&self.text(k));
+            let key = unquote(self.str(k));
             match v.kind() {
                 "object" => {
                     self.object_names.insert(v.id(), key);
@@ -639,7 +639,7 @@ impl<'t> Extractor<'_, 't> {
             "property_identifier" | "shorthand_property_identifier_pattern" | "identifier" => {
                 self.text(key)
             }
-            "string" | "number" => unquote(&self.text(key)),
+            "string" | "number" => unquote(self.str(key)),
             _ => return,
         };
         let mut v = value.to_vec();
