@@ -87,6 +87,8 @@ struct Extractor<'s, 't> {
     object_names: foldhash::HashMap<usize, String>,
     /// The object literals met, named once the query is done.
     objects: Vec<Node<'t>>,
+    /// The loop each `for ... in`/`for ... of` binding was met in (by node id), likewise.
+    for_loops: foldhash::HashMap<usize, Node<'t>>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {

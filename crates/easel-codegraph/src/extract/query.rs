@@ -39,6 +39,7 @@ pub(super) struct Captures {
     pub(super) assign_right: Option<u32>,
     pub(super) assign_type: Option<u32>,
     pub(super) bind: Option<u32>,
+    pub(super) bind_for: Option<u32>,
     pub(super) global: Option<u32>,
     pub(super) ret: Option<u32>,
     pub(super) ret_value: Option<u32>,
@@ -147,6 +148,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        for_loops: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -359,6 +361,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 ty: get(k.assign_type),
             });
         } else if let Some(n) = get(k.bind) {
+            if let Some(f) = get(k.bind_for) {
+                x.for_loops.insert(n.id(), f);
+            }
             x.pending.push(Pending::Bind(n));
         } else if let Some(n) = get(k.global) {
             x.pending.push(Pending::Global(n));
@@ -463,6 +468,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         renames: Default::default(),
         object_names: Default::default(),
         objects: Vec::new(),
+        for_loops: Default::default(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts
@@ -513,6 +519,7 @@ impl Captures {
             assign_right: i("assign.right"),
             assign_type: i("assign.type"),
             bind: i("bind"),
+            bind_for: i("bind.for"),
             global: i("global"),
             ret: i("return"),
             ret_value: i("return.value"),

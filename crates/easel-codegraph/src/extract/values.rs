@@ -248,7 +248,9 @@ impl<'t> Extractor<'_, 't> {
     /// `for (const f of fns)`: `f` takes the values of `fns` (a `for ... in` takes keys, which
     /// are no functions). Whether the binding was made here.
     pub(super) fn for_of(&mut self, n: Node) -> bool {
-        let Some(p) = n.parent() else { return false };
+        let Some(p) = self.for_loops.get(&n.id()).copied() else {
+            return false;
+        };
         if p.kind() != "for_in_statement"
             || p.field(Field::OPERATOR).map(|o| o.kind()) != Some("of")
             || p.field(Field::LEFT).is_none_or(|l| l.id() != n.id())
