@@ -141,7 +141,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
         };
-        let text = squash(&text);
+        let text = squash_owned(text);
         let mut callee = callee.unwrap_or_default();
         // `module.exports.f()` is `exports.f()`: the module's own exports.
         if self.lang.is_js_family()

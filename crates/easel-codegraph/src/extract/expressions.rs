@@ -28,7 +28,19 @@ pub(super) const IDENT_KINDS: &[&str] = &[
 ];
 
 pub(super) fn squash(s: &str) -> String {
-    let mut out: String = s.split_whitespace().collect::<Vec<_>>().join("");
+    squash_owned(s.to_string())
+}
+
+/// [`squash`] of a string already owned: most call texts have no whitespace and are short,
+/// and are kept as they are, without a copy.
+pub(super) fn squash_owned(s: String) -> String {
+    let mut out = if s.contains(char::is_whitespace) {
+        let mut out = String::with_capacity(s.len());
+        s.split_whitespace().for_each(|w| out.push_str(w));
+        out
+    } else {
+        s
+    };
     if out.len() > 120 {
         let mut cut = 120;
         while !out.is_char_boundary(cut) {
@@ -453,5 +465,21 @@ impl<'t> Extractor<'_, 't> {
             }
         }
         (args, kwargs, spread)
+    }
+}
+
+#[cfg(test)]
+mod squash_tests {
+    use super::*;
+
+    #[test]
+    fn squash_drops_every_whitespace_and_cuts_at_a_character() {
+        assert_eq!(squash("a.b"), "a.b");
+        assert_eq!(squash_owned("a\n  .b(\tc)".into()), "a.b(c)");
+        // Unicode whitespace too (a no-break space), as `split_whitespace` sees it.
+        assert_eq!(squash_owned("a\u{a0}.b".into()), "a.b");
+        let long = format!("{}é{}", "x".repeat(119), "y".repeat(10));
+        assert_eq!(squash_owned(long.clone()), "x".repeat(119));
+        assert_eq!(squash(&format!(" {long} ")), "x".repeat(119));
     }
 }
