@@ -28,11 +28,15 @@ file=${FILE:-$(cd "$corpus" && find . -name '*.ts' -o -name '*.js' -o -name '*.p
 timed() {
   python3 - "$@" <<'PY'
 import resource, subprocess, sys, time
+# Before as well as after: a python3 started through a wrapper (pyenv's shim) already counts
+# the wrapper's own children.
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 t0 = time.monotonic_ns()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
 wall = (time.monotonic_ns() - t0) / 1e6
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(round(wall), round((r.ru_utime + r.ru_stime) * 1000))
+cpu = r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime
+print(round(wall), round(cpu * 1000))
 PY
 }
 
