@@ -22,14 +22,22 @@ for nb in "$@"; do
 done
 file=${FILE:-$(cd "$corpus" && find . -name '*.ts' -o -name '*.js' -o -name '*.py' | grep -v '/\.' | sort | sed -n 1p)}
 
-# Wall and CPU milliseconds of one run.
+# Wall and CPU milliseconds of one run. CPU is the child's user + system time from getrusage,
+# which Linux keeps to the nanosecond (`/usr/bin/time` rounds it to 10 ms, too coarse for a
+# one-file re-init of ~100 ms).
 timed() {
-  local t0 t1 out u s
-  t0=$(date +%s%N)
-  out=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null; } 2>&1 | tail -1)
-  t1=$(date +%s%N)
-  read -r u s <<<"$out"
-  echo "$(( (t1 - t0) / 1000000 )) $(python3 -c "print(round(($u + $s) * 1000))")"
+  python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+# Before as well as after: a python3 started through a wrapper (pyenv's shim) already counts
+# the wrapper's own children.
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t0 = time.monotonic_ns()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+wall = (time.monotonic_ns() - t0) / 1e6
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = r.ru_utime + r.ru_stime - r0.ru_utime - r0.ru_stime
+print(round(wall), round(cpu * 1000))
+PY
 }
 
 declare -A cold_w cold_c one_w one_c

@@ -1,6 +1,7 @@
 //! Build the code graph of a folder once, with the cache `easel code init` uses (a benchmark
 //! aid without the CLI: `scripts/bench-codegraph-ab.sh` times it cold and after one file
-//! changed). With `PAIRS=FILE`, the call edges are written there, one `caller -> callee` a line.
+//! changed). With `PAIRS=FILE`, the call edges are written there, one `caller -> callee` a line;
+//! with `GRAPH=FILE`, the whole graph as JSON (to check that a change leaves graphs as they were).
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args().nth(1).ok_or("usage: build_once DIR")?;
     let opts = easel_codegraph::BuildOptions {
@@ -12,6 +13,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Ok(out) = std::env::var("PAIRS") {
         let text: String = pairs.iter().map(|(a, b)| format!("{a} -> {b}\n")).collect();
         std::fs::write(out, text)?;
+    }
+    if let Ok(out) = std::env::var("GRAPH") {
+        std::fs::write(out, serde_json::to_vec(&built.graph)?)?;
     }
     println!(
         "{} files, {} parsed, {} resolved, {} edges, {} ms",

@@ -39,7 +39,8 @@
 (assignment_expression
   left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
   right: (_) @assign.right) @assign
-(for_in_statement left: (_) @bind)
+; The loop is captured too: `for (const f of fns)` binds `f` to the elements of `fns`.
+(for_in_statement left: (_) @bind) @bind.for
 (catch_clause parameter: (_) @bind)
 
 (return_statement (_) @return.value) @return

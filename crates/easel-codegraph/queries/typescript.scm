@@ -60,7 +60,8 @@
   type: (type_annotation [(type_identifier) (generic_type) (array_type)] @assign.type)?
   value: (_)? @assign.right) @assign
 (required_parameter pattern: (identifier) @bind)
-(for_in_statement left: (_) @bind)
+; The loop is captured too: `for (const f of fns)` binds `f` to the elements of `fns`.
+(for_in_statement left: (_) @bind) @bind.for
 (catch_clause parameter: (_) @bind)
 
 (return_statement (_) @return.value) @return

@@ -4,7 +4,8 @@
 //! they are not keys; calls to the language's builtins are `<builtin>.name`.
 
 use crate::model::{EdgeKind, Graph, NodeKind};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use foldhash::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The call graph as `{caller: [callees]}`, sorted, with every module and function present
 /// even when it calls nothing. Redefinitions share a qualified name and so one entry.

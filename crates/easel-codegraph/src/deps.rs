@@ -112,6 +112,9 @@ thread_local! {
     static DEPTH: Cell<usize> = const { Cell::new(0) };
     /// The file read last in the open frame: most reads are of the same file again.
     static LAST_FILE: Cell<Option<FileId>> = const { Cell::new(None) };
+    /// The file whose import targets' reads were merged last into the open frame: a unit
+    /// looks names up through the same file's imports again and again.
+    static LAST_IMPORTS: Cell<Option<FileId>> = const { Cell::new(None) };
 }
 
 /// Notes a read in the innermost open frame, if any.
@@ -145,16 +148,28 @@ pub(crate) fn merge(deps: &[Dep]) {
     });
 }
 
+/// [`merge`] for the reads behind file `fi`'s import targets, which do not change while
+/// resolution runs: merged again into the same frame, they would add nothing.
+pub(crate) fn merge_imports_of(fi: FileId, deps: &[Dep]) {
+    if DEPTH.with(Cell::get) == 0 || LAST_IMPORTS.with(Cell::get) == Some(fi) {
+        return;
+    }
+    merge(deps);
+    LAST_IMPORTS.with(|l| l.set(Some(fi)));
+}
+
 /// Runs `f` in a frame of its own and returns what it read. The reads are not added to the
 /// enclosing frame: callers that reuse the value say so with [`merge`].
 pub(crate) fn tracked<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
     FRAMES.with(|fr| fr.borrow_mut().push(HashSet::default()));
     DEPTH.with(|d| d.set(d.get() + 1));
     LAST_FILE.with(|l| l.set(None));
+    LAST_IMPORTS.with(|l| l.set(None));
     let v = f();
     let set = FRAMES.with(|fr| fr.borrow_mut().pop()).unwrap_or_default();
     DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     LAST_FILE.with(|l| l.set(None));
+    LAST_IMPORTS.with(|l| l.set(None));
     (v, set.into_iter().collect())
 }
 
@@ -269,5 +284,38 @@ impl<T> std::ops::Index<usize> for LazyPerFile<'_, T> {
     fn index(&self, i: usize) -> &T {
         record(Dep::File(i as FileId));
         self.untracked(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(mut v: Vec<Dep>) -> Vec<Dep> {
+        v.sort_by_key(|d| format!("{d:?}"));
+        v
+    }
+
+    /// A file's import reads merged once per frame still reach every frame that looks them
+    /// up: an inner frame's merge does not count for the outer one, nor for the next frame.
+    #[test]
+    fn import_reads_reach_every_frame() {
+        let imports = [Dep::File(7), Dep::Key(42)];
+        let ((inner, ()), outer) = tracked(|| {
+            merge_imports_of(3, &imports);
+            let inner = tracked(|| merge_imports_of(3, &imports));
+            merge_imports_of(3, &imports);
+            (inner.1, ())
+        });
+        assert_eq!(sorted(inner), sorted(imports.to_vec()));
+        assert_eq!(sorted(outer), sorted(imports.to_vec()));
+        let ((), next) = tracked(|| merge_imports_of(3, &imports));
+        assert_eq!(sorted(next), sorted(imports.to_vec()));
+        // Another file's imports are merged as well.
+        let ((), two) = tracked(|| {
+            merge_imports_of(3, &imports);
+            merge_imports_of(4, &[Dep::Key(9)]);
+        });
+        assert_eq!(two.len(), 3);
     }
 }

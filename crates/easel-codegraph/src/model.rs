@@ -90,7 +90,8 @@ impl Graph {
 
     /// Call edges as `(caller qualname, callee qualname)` pairs, sorted and deduplicated.
     pub fn call_pairs(&self) -> Vec<(String, String)> {
-        let by_id: std::collections::HashMap<&str, &Node> =
+        // A lookup table only (the pairs are sorted): foldhash, not SipHash, for its keys.
+        let by_id: foldhash::HashMap<&str, &Node> =
             self.nodes.iter().map(|n| (n.id.as_str(), n)).collect();
         let mut out: Vec<(String, String)> = self
             .edges

@@ -6,13 +6,10 @@ use super::*;
 impl<'t> Extractor<'_, 't> {
     /// `setattr(obj, "name", f)` with a constant name is `obj.name = f`.
     pub(super) fn setattr_assign(&mut self, n: Node) {
-        let (Some(f), Some(args)) = (
-            n.child_by_field_name("function"),
-            n.child_by_field_name("arguments"),
-        ) else {
+        let (Some(f), Some(args)) = (n.field(Field::FUNCTION), n.field(Field::ARGUMENTS)) else {
             return;
         };
-        if f.kind() != "identifier" || self.text(f) != "setattr" {
+        if f.kind() != "identifier" || self.str(f) != "setattr" {
             return;
         }
         let a = named_parts(args);
@@ -80,32 +77,26 @@ impl<'t> Extractor<'_, 't> {
     /// `d.setdefault(k, []).append(v)` puts a list holding `v` into `d` at a key not known
     /// statically: recorded as `d[*] = [v]`, with a literal made for the list.
     pub(super) fn setdefault_add(&mut self, n: Node) {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = n.field(Field::FUNCTION) else {
             return;
         };
-        let (Some(inner), Some(m)) = (
-            f.child_by_field_name("object"),
-            f.child_by_field_name("attribute"),
-        ) else {
+        let (Some(inner), Some(m)) = (f.field(Field::OBJECT), f.field(Field::ATTRIBUTE)) else {
             return;
         };
         let how = self.text(m);
         if inner.kind() != "call" || !matches!(how.as_str(), "append" | "add" | "extend") {
             return;
         }
-        let Some(sf) = inner.child_by_field_name("function") else {
+        let Some(sf) = inner.field(Field::FUNCTION) else {
             return;
         };
-        let (Some(obj), Some(sm)) = (
-            sf.child_by_field_name("object"),
-            sf.child_by_field_name("attribute"),
-        ) else {
+        let (Some(obj), Some(sm)) = (sf.field(Field::OBJECT), sf.field(Field::ATTRIBUTE)) else {
             return;
         };
-        if obj.kind() != "identifier" || self.text(sm) != "setdefault" {
+        if obj.kind() != "identifier" || self.str(sm) != "setdefault" {
             return;
         }
-        let Some(args) = n.child_by_field_name("arguments") else {
+        let Some(args) = n.field(Field::ARGUMENTS) else {
             return;
         };
         let mut cur = args.walk();
@@ -149,26 +140,24 @@ impl<'t> Extractor<'_, 't> {
         if second.kind() != "identifier" {
             return;
         }
-        let (Some(f), Some(args)) = (
-            right.child_by_field_name("function"),
-            right.child_by_field_name("arguments"),
-        ) else {
+        let (Some(f), Some(args)) = (right.field(Field::FUNCTION), right.field(Field::ARGUMENTS))
+        else {
             return;
         };
         let args = named_parts(args);
         let value = match (f.kind(), args.as_slice()) {
             ("attribute", [])
-                if f.child_by_field_name("attribute")
-                    .is_some_and(|a| self.text(a) == "items") =>
+                if f.field(Field::ATTRIBUTE)
+                    .is_some_and(|a| self.str(a) == "items") =>
             {
-                f.child_by_field_name("object")
+                f.field(Field::OBJECT)
                     .and_then(|o| self.segs(o))
                     .map(|mut v| {
                         v.extend([Seg::Name("values".into()), Seg::Call, Seg::Iter]);
                         v
                     })
             }
-            ("identifier", [xs]) if self.text(f) == "enumerate" => self.segs(*xs).map(|mut v| {
+            ("identifier", [xs]) if self.str(f) == "enumerate" => self.segs(*xs).map(|mut v| {
                 v.push(Seg::Iter);
                 v
             }),
@@ -187,11 +176,11 @@ impl<'t> Extractor<'_, 't> {
     /// `with X() as x:` calls `X().__enter__` and, on the way out, `__exit__`; `x` is what
     /// `__enter__` returns.
     pub(super) fn with_item(&mut self, n: Node) {
-        let Some(v) = n.child_by_field_name("value") else {
+        let Some(v) = n.field(Field::VALUE) else {
             return;
         };
         let (expr, alias) = if v.kind() == "as_pattern" {
-            (v.named_child(0), v.child_by_field_name("alias"))
+            (v.named_child(0), v.field(Field::ALIAS))
         } else {
             (Some(v), None)
         };
@@ -262,7 +251,7 @@ impl<'t> Extractor<'_, 't> {
             && r.kind() == "assignment"
             && self.lang == Lang::Python
         {
-            right = r.child_by_field_name("right");
+            right = r.field(Field::RIGHT);
         }
         // `a, b = f, g`: element by element.
         if let Some(r) = right
@@ -349,10 +338,7 @@ impl<'t> Extractor<'_, 't> {
                 for ch in left.named_children(&mut cur) {
                     let (name, alias) = match ch.kind() {
                         "shorthand_property_identifier_pattern" => (self.text(ch), None),
-                        "pair_pattern" => match (
-                            ch.child_by_field_name("key"),
-                            ch.child_by_field_name("value"),
-                        ) {
+                        "pair_pattern" => match (ch.field(Field::KEY), ch.field(Field::VALUE)) {
                             // `const { utils: { join } } = require('./m')`: the names
                             // inside take their parts of the module's member.
                             (Some(k), Some(v))
@@ -410,7 +396,7 @@ impl<'t> Extractor<'_, 't> {
         });
         // `table[key] = f` with a key known only at run time: `f` is in `table` somewhere.
         let target = target.or_else(|| {
-            let obj = left.child_by_field_name("value")?;
+            let obj = left.field(Field::VALUE)?;
             if self.lang != Lang::Python || left.kind() != "subscript" || obj.kind() != "identifier"
             {
                 return None;

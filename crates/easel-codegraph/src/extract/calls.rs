@@ -72,28 +72,31 @@ impl<'t> Extractor<'_, 't> {
         if self.lang.is_js_family() && n.kind() == "call_expression" {
             self.js_module_call(n, scope, line);
         }
-        let field = |f: &str| n.child_by_field_name(f);
+        let field = |f: Field| n.field(f);
         let (callee, text, is_new) = match n.kind() {
             "new_expression" | "object_creation_expression" => {
-                let Some(t) = field("constructor").or_else(|| field("type")) else {
+                let Some(t) = field(Field::CONSTRUCTOR).or_else(|| field(Field::TYPE)) else {
                     return;
                 };
                 (self.segs(t), self.text(t), true)
             }
             "method_invocation" => {
-                let Some((segs, text)) = self.receiver_call(n, "object", "name") else {
+                let Some((segs, text)) = self.receiver_call(n, Field::OBJECT, Field::NAME) else {
                     return;
                 };
                 (segs, text, false)
             }
             "call" if self.lang == Lang::Ruby => {
-                let Some((segs, text)) = self.receiver_call(n, "receiver", "method") else {
+                let Some((segs, text)) = self.receiver_call(n, Field::RECEIVER, Field::METHOD)
+                else {
                     return;
                 };
                 (segs, text, false)
             }
             "command" => {
-                let Some(name) = field("name") else { return };
+                let Some(name) = field(Field::NAME) else {
+                    return;
+                };
                 let t = self.text(name);
                 (Some(vec![Seg::Name(t.clone())]), t, false)
             }
@@ -112,18 +115,17 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             "macro_invocation" => {
-                let Some(m) = field("macro") else { return };
+                let Some(m) = field(Field::MACRO) else { return };
                 let t = self.text(m);
                 (self.segs(m), format!("{t}!"), false)
             }
             _ => {
-                let Some(f) = field("function").or_else(|| n.named_child(0)) else {
+                let Some(f) = field(Field::FUNCTION).or_else(|| n.named_child(0)) else {
                     return;
                 };
                 // `super()` is a call of the builtin (call-graph tools list it); what is called
                 // through it is resolved from `Seg::Super`.
-                if self.lang == Lang::Python && f.kind() == "identifier" && self.text(f) == "super"
-                {
+                if self.lang == Lang::Python && f.kind() == "identifier" && self.str(f) == "super" {
                     let t = self.text(f);
                     (Some(vec![Seg::Name(t.clone())]), t, false)
                 } else {
@@ -131,7 +133,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
         };
-        let text = squash(&text);
+        let text = squash_owned(text);
         let mut callee = callee.unwrap_or_default();
         // `module.exports.f()` is `exports.f()`: the module's own exports.
         if self.lang.is_js_family()
@@ -139,7 +141,7 @@ impl<'t> Extractor<'_, 't> {
         {
             callee.remove(0);
         }
-        let (args, kwargs, spread) = match field("arguments") {
+        let (args, kwargs, spread) = match field(Field::ARGUMENTS) {
             Some(a) => self.arguments(a),
             None => (Vec::new(), Vec::new(), false),
         };
@@ -158,12 +160,12 @@ impl<'t> Extractor<'_, 't> {
         };
         let outer = self.facts.calls.len() as u32;
         let code = if self.lang == Lang::Python && matches!(text.as_str(), "exec" | "eval") {
-            field("arguments").and_then(|a| self.constant_code(a))
+            field(Field::ARGUMENTS).and_then(|a| self.constant_code(a))
         } else {
             None
         };
         let kwsplat = if self.lang == Lang::Python {
-            field("arguments").and_then(|a| {
+            field(Field::ARGUMENTS).and_then(|a| {
                 let mut cur = a.walk();
                 let splats: Vec<Node> = a
                     .named_children(&mut cur)
@@ -192,10 +194,10 @@ impl<'t> Extractor<'_, 't> {
         };
         if self.lang.is_js_family()
             && n.kind() == "call_expression"
-            && let Some(f) = field("function")
+            && let Some(f) = field(Field::FUNCTION)
         {
             self.iife_args(f, &args);
-            if let Some(a) = field("arguments") {
+            if let Some(a) = field(Field::ARGUMENTS) {
                 self.element_callback(&callee, a);
                 if let [Seg::Name(o), Seg::Name(m)] = callee.as_slice()
                     && o == "Object"
@@ -293,16 +295,12 @@ impl<'t> Extractor<'_, 't> {
     /// (`obj.name += 1` both). Kept only when one is what it reaches.
     pub(super) fn prop(&mut self, n: Node) {
         let Some(parent) = n.parent() else { return };
-        let is = |f: &str| {
-            parent
-                .child_by_field_name(f)
-                .is_some_and(|c| c.id() == n.id())
-        };
+        let is = |f: Field| parent.field(f).is_some_and(|c| c.id() == n.id());
         let kinds: &[u8] = match parent.kind() {
-            "call" if is("function") => return,
+            "call" if is(Field::FUNCTION) => return,
             "decorator" => return,
-            "assignment" if is("left") => &[2],
-            "augmented_assignment" if is("left") => &[1, 2],
+            "assignment" if is(Field::LEFT) => &[2],
+            "augmented_assignment" if is(Field::LEFT) => &[1, 2],
             "pattern_list" | "tuple_pattern" | "delete_statement" => return,
             _ => &[1],
         };
@@ -322,7 +320,7 @@ impl<'t> Extractor<'_, 't> {
     /// only when the outer call is the builtin (`via`) and `x` is an instance of a class that
     /// defines the method (see `resolve`).
     pub(super) fn builtin_dunders(&mut self, n: Node, outer: u32) {
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = n.field(Field::FUNCTION) else {
             return;
         };
         if f.kind() != "identifier" {
@@ -345,7 +343,7 @@ impl<'t> Extractor<'_, 't> {
             "bool" => ("__bool__", false),
             _ => return,
         };
-        let Some(a) = n.child_by_field_name("arguments") else {
+        let Some(a) = n.field(Field::ARGUMENTS) else {
             return;
         };
         let mut cur = a.walk();
@@ -391,10 +389,8 @@ impl<'t> Extractor<'_, 't> {
             stack.extend(n.named_children(&mut cur));
             match n.kind() {
                 "binary_operator" => {
-                    let (Some(l), Some(op)) = (
-                        n.child_by_field_name("left"),
-                        n.child_by_field_name("operator"),
-                    ) else {
+                    let (Some(l), Some(op)) = (n.field(Field::LEFT), n.field(Field::OPERATOR))
+                    else {
                         continue;
                     };
                     let Some(d) = binary_dunder(op.kind()) else {
@@ -403,10 +399,8 @@ impl<'t> Extractor<'_, 't> {
                     self.push_dunder(n, l, d, None);
                 }
                 "unary_operator" => {
-                    let (Some(a), Some(op)) = (
-                        n.child_by_field_name("argument"),
-                        n.child_by_field_name("operator"),
-                    ) else {
+                    let (Some(a), Some(op)) = (n.field(Field::ARGUMENT), n.field(Field::OPERATOR))
+                    else {
                         continue;
                     };
                     let d = match op.kind() {
@@ -445,7 +439,7 @@ impl<'t> Extractor<'_, 't> {
                     }
                 }
                 "subscript" => {
-                    let Some(v) = n.child_by_field_name("value") else {
+                    let Some(v) = n.field(Field::VALUE) else {
                         continue;
                     };
                     let mut p = n.parent();
@@ -461,7 +455,7 @@ impl<'t> Extractor<'_, 't> {
                         p = q.parent();
                     }
                     let is_left =
-                        |q: Node| q.child_by_field_name("left").map(|l| l.id()) == Some(child.id());
+                        |q: Node| q.field(Field::LEFT).map(|l| l.id()) == Some(child.id());
                     match p {
                         Some(q) if q.kind() == "assignment" && is_left(q) => {
                             self.push_dunder(n, v, "__setitem__", None);
@@ -480,11 +474,11 @@ impl<'t> Extractor<'_, 't> {
                     }
                 }
                 "interpolation" => {
-                    let Some(e) = n.child_by_field_name("expression") else {
+                    let Some(e) = n.field(Field::EXPRESSION) else {
                         continue;
                     };
                     let conv = n
-                        .child_by_field_name("type_conversion")
+                        .field(Field::TYPE_CONVERSION)
                         .map(|c| self.text(c))
                         .unwrap_or_default();
                     // `format(x, "")` of a class without `__format__` is `str(x)`.

@@ -55,7 +55,7 @@ impl<'t> Extractor<'_, 't> {
     /// `export default function () {}`, `export default () => ...`, `export default class
     /// {}`: definitions named `default`.
     pub(super) fn default_export_def(&mut self, n: Node) {
-        let Some(v) = n.child_by_field_name("value") else {
+        let Some(v) = n.field(Field::VALUE) else {
             return;
         };
         let mut cur = n.walk();
@@ -76,10 +76,8 @@ impl<'t> Extractor<'_, 't> {
         if left.kind() != "member_expression" {
             return;
         }
-        let (Some(obj), Some(prop)) = (
-            left.child_by_field_name("object"),
-            left.child_by_field_name("property"),
-        ) else {
+        let (Some(obj), Some(prop)) = (left.field(Field::OBJECT), left.field(Field::PROPERTY))
+        else {
             return;
         };
         let src = self.src;
@@ -94,12 +92,10 @@ impl<'t> Extractor<'_, 't> {
                 if pair.kind() != "pair" {
                     continue;
                 }
-                if let (Some(k), Some(v)) = (
-                    pair.child_by_field_name("key"),
-                    pair.child_by_field_name("value"),
-                ) && matches!(k.kind(), "property_identifier" | "string")
+                if let (Some(k), Some(v)) = (pair.field(Field::KEY), pair.field(Field::VALUE))
+                    && matches!(k.kind(), "property_identifier" | "string")
                 {
-                    self.value_def(v, unquote(&self.text(k)));
+                    self.value_def(v, unquote(self.str(k)));
                 }
             }
             return;
@@ -113,14 +109,11 @@ impl<'t> Extractor<'_, 't> {
         match v.kind() {
             "function_expression" | "arrow_function" | "generator_function" => {
                 let params = v
-                    .child_by_field_name("parameters")
+                    .field(Field::PARAMETERS)
                     .map(|p| self.params(p))
-                    .or_else(|| {
-                        v.child_by_field_name("parameter")
-                            .map(|p| vec![self.text(p)])
-                    })
+                    .or_else(|| v.field(Field::PARAMETER).map(|p| vec![self.text(p)]))
                     .unwrap_or_default();
-                let body = v.child_by_field_name("body").unwrap_or(v);
+                let body = v.field(Field::BODY).unwrap_or(v);
                 self.add_def(v, body, DefKind::Func, name, Vec::new(), None, true);
                 if let Some(d) = self.facts.defs.last_mut() {
                     d.params = params;
@@ -134,14 +127,12 @@ impl<'t> Extractor<'_, 't> {
                         continue;
                     }
                     // JavaScript: `extends X`; TypeScript: an `extends_clause` with a value.
-                    let base = h
-                        .named_child(0)
-                        .map(|c| c.child_by_field_name("value").unwrap_or(c));
+                    let base = h.named_child(0).map(|c| c.field(Field::VALUE).unwrap_or(c));
                     if let Some(b) = base.and_then(|b| self.segs(b)) {
                         bases.push(b);
                     }
                 }
-                let body = v.child_by_field_name("body").unwrap_or(v);
+                let body = v.field(Field::BODY).unwrap_or(v);
                 self.add_def(v, body, DefKind::Class, name, bases, None, false);
             }
             _ => {}
@@ -266,7 +257,7 @@ impl<'t> Extractor<'_, 't> {
             found.push((node, kind, self.text(name)));
         }
         for (node, kind, name) in found {
-            let body = node.child_by_field_name("body").unwrap_or(node);
+            let body = node.field(Field::BODY).unwrap_or(node);
             self.add_def(node, body, kind, name, Vec::new(), None, false);
         }
         Ok(())
@@ -462,7 +453,7 @@ impl<'t> Extractor<'_, 't> {
         let accessors: foldhash::HashSet<String> =
             accessors.into_iter().map(str::to_string).collect();
         let js_props = if self.lang.is_js_family() && !accessors.is_empty() {
-            Some(js_prop_roles(self.lang, &pending))
+            Some(js_prop_roles(&pending))
         } else {
             None
         };
@@ -471,8 +462,8 @@ impl<'t> Extractor<'_, 't> {
                 Pending::Prop(_) if self.lang.is_js_family() && js_props.is_none() => {}
                 Pending::Prop(n) if let Some((skip, writes)) = &js_props => {
                     let named = n
-                        .child_by_field_name("property")
-                        .is_some_and(|p| accessors.contains(&self.text(p)));
+                        .field(Field::PROPERTY)
+                        .is_some_and(|p| accessors.contains(self.str(p)));
                     if named && !skip.contains(&n.id()) {
                         let kind = if writes.contains(&n.id()) { 2 } else { 1 };
                         self.js_prop(n, kind);
@@ -487,7 +478,7 @@ impl<'t> Extractor<'_, 't> {
                         } else {
                             n.parent()
                                 .and_then(|d| d.parent())
-                                .and_then(|dd| dd.child_by_field_name("definition"))
+                                .and_then(|dd| dd.field(Field::DEFINITION))
                         };
                         let decorates = decorated
                             .and_then(|def| {

@@ -28,7 +28,19 @@ pub(super) const IDENT_KINDS: &[&str] = &[
 ];
 
 pub(super) fn squash(s: &str) -> String {
-    let mut out: String = s.split_whitespace().collect::<Vec<_>>().join("");
+    squash_owned(s.to_string())
+}
+
+/// [`squash`] of a string already owned: most call texts have no whitespace and are short,
+/// and are kept as they are, without a copy.
+pub(super) fn squash_owned(s: String) -> String {
+    let mut out = if s.contains(char::is_whitespace) {
+        let mut out = String::with_capacity(s.len());
+        s.split_whitespace().for_each(|w| out.push_str(w));
+        out
+    } else {
+        s
+    };
     if out.len() > 120 {
         let mut cut = 120;
         while !out.is_char_boundary(cut) {
@@ -101,9 +113,9 @@ impl<'t> Extractor<'_, 't> {
                 out.push(format!("{{{}}}", out.len()));
                 continue;
             }
-            let named = ["name", "pattern", "left"]
+            let named = [Field::NAME, Field::PATTERN, Field::LEFT]
                 .iter()
-                .find_map(|f| ch.child_by_field_name(f))
+                .find_map(|f| ch.field(*f))
                 .filter(|n| n.kind() == "identifier");
             if let Some(n) = named.or_else(|| first_identifier(ch)) {
                 out.push(self.text(n));
@@ -128,17 +140,14 @@ impl<'t> Extractor<'_, 't> {
                 out.push(None);
                 continue;
             }
-            let named = ["name", "pattern", "left"]
+            let named = [Field::NAME, Field::PATTERN, Field::LEFT]
                 .iter()
-                .find_map(|f| ch.child_by_field_name(f))
+                .find_map(|f| ch.field(*f))
                 .filter(|n| n.kind() == "identifier");
             if named.or_else(|| first_identifier(ch)).is_none() {
                 continue;
             }
-            out.push(
-                ch.child_by_field_name("type")
-                    .and_then(|t| self.type_segs(t, 0)),
-            );
+            out.push(ch.field(Field::TYPE).and_then(|t| self.type_segs(t, 0)));
         }
         out
     }
@@ -152,7 +161,7 @@ impl<'t> Extractor<'_, 't> {
             "type_annotation" | "type" | "pointer_type" | "nullable_type" => {
                 self.type_segs(t.named_child(0)?, depth + 1)
             }
-            "reference_type" => self.type_segs(t.child_by_field_name("type")?, depth + 1),
+            "reference_type" => self.type_segs(t.field(Field::TYPE)?, depth + 1),
             // TypeScript `T | undefined`, `T | null`: what is there when anything is, is a `T`.
             "union_type" | "parenthesized_type" if self.lang.is_js_family() => {
                 let mut named = named_parts(t)
@@ -172,14 +181,14 @@ impl<'t> Extractor<'_, 't> {
                 Some(s)
             }
             "generic_type"
-                if t.child_by_field_name("name").is_some_and(|n| {
+                if t.field(Field::NAME).is_some_and(|n| {
                     matches!(
                         self.text(n).as_str(),
                         "Array" | "ReadonlyArray" | "Set" | "ReadonlySet"
                     )
                 }) =>
             {
-                let args = t.child_by_field_name("type_arguments")?;
+                let args = t.field(Field::TYPE_ARGUMENTS)?;
                 if args.named_child_count() != 1 {
                     return None;
                 }
@@ -189,8 +198,8 @@ impl<'t> Extractor<'_, 't> {
             }
             "generic_type" => {
                 let inner = t
-                    .child_by_field_name("type")
-                    .or_else(|| t.child_by_field_name("name"))
+                    .field(Field::TYPE)
+                    .or_else(|| t.field(Field::NAME))
                     .or_else(|| t.named_child(0))?;
                 self.type_segs(inner, depth + 1)
             }
@@ -204,11 +213,11 @@ impl<'t> Extractor<'_, 't> {
     pub(super) fn receiver_call(
         &self,
         n: Node,
-        receiver_field: &str,
-        name_field: &str,
+        receiver_field: Field,
+        name_field: Field,
     ) -> Option<(Option<Vec<Seg>>, String)> {
-        let receiver = n.child_by_field_name(receiver_field);
-        let name = n.child_by_field_name(name_field)?;
+        let receiver = n.field(receiver_field);
+        let name = n.field(name_field)?;
         let mut segs = match receiver {
             Some(o) => self.segs(o),
             None => Some(Vec::new()),
@@ -272,7 +281,7 @@ impl<'t> Extractor<'_, 't> {
             return None;
         }
         let k = n.kind();
-        let field = |f: &str| n.child_by_field_name(f);
+        let field = |f: Field| n.field(f);
         match k {
             "this" | "self" => out.push(Seg::Name(k.to_string())),
             "super" => out.push(Seg::Super),
@@ -281,8 +290,8 @@ impl<'t> Extractor<'_, 't> {
             "base_expression" => out.push(Seg::Super),
             _ if IDENT_KINDS.contains(&k) => out.push(Seg::Name(self.text(n))),
             "subscript" | "subscript_expression" => {
-                let obj = field("value").or_else(|| field("object"))?;
-                let key = field("subscript").or_else(|| field("index"))?;
+                let obj = field(Field::VALUE).or_else(|| field(Field::OBJECT))?;
+                let key = field(Field::SUBSCRIPT).or_else(|| field(Field::INDEX))?;
                 // Python `xs[1:]`: a new sequence holding some of the elements (those between
                 // constant bounds, else any of them), at positions not known statically.
                 if self.lang == Lang::Python && key.kind() == "slice" {
@@ -306,65 +315,65 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Index(key));
             }
             "attribute" => {
-                self.segs_into(field("object")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("attribute")?)));
+                self.segs_into(field(Field::OBJECT)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::ATTRIBUTE)?)));
             }
             // TypeScript `N.Size` as a type.
             "nested_type_identifier" if self.lang.is_js_family() => {
-                self.segs_into(field("module")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::MODULE)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             // TypeScript `A.B` in `import X = A.B` is a `nested_identifier`.
             "member_expression" | "nested_identifier" => {
-                self.segs_into(field("object")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("property")?)));
+                self.segs_into(field(Field::OBJECT)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::PROPERTY)?)));
             }
             "selector_expression" => {
-                self.segs_into(field("operand")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("field")?)));
+                self.segs_into(field(Field::OPERAND)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::FIELD)?)));
             }
             "field_expression" => {
-                let obj = field("value").or_else(|| field("argument"))?;
+                let obj = field(Field::VALUE).or_else(|| field(Field::ARGUMENT))?;
                 self.segs_into(obj, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("field")?)));
+                out.push(Seg::Name(self.text(field(Field::FIELD)?)));
             }
             "scoped_identifier" | "scoped_type_identifier" => {
-                if let Some(p) = field("path") {
+                if let Some(p) = field(Field::PATH) {
                     self.segs_into(p, out, depth + 1)?;
-                } else if let Some(s) = field("scope") {
+                } else if let Some(s) = field(Field::SCOPE) {
                     self.segs_into(s, out, depth + 1)?;
                 }
-                out.push(Seg::Name(self.text(field("name")?)));
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "qualified_identifier" | "scope_resolution" => {
-                if let Some(s) = field("scope") {
+                if let Some(s) = field(Field::SCOPE) {
                     self.segs_into(s, out, depth + 1)?;
                 }
-                let name = field("name")?;
+                let name = field(Field::NAME)?;
                 self.segs_into(name, out, depth + 1)?;
             }
             "member_access_expression" => {
-                self.segs_into(field("expression")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::EXPRESSION)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "field_access" => {
-                self.segs_into(field("object")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("field")?)));
+                self.segs_into(field(Field::OBJECT)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::FIELD)?)));
             }
             "qualified_name" => {
-                self.segs_into(field("qualifier")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::QUALIFIER)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "qualified_type" => {
-                self.segs_into(field("package")?, out, depth + 1)?;
-                out.push(Seg::Name(self.text(field("name")?)));
+                self.segs_into(field(Field::PACKAGE)?, out, depth + 1)?;
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
             }
             "generic_name" | "generic_type" | "template_type" | "template_function" => {
-                let inner = field("name").or_else(|| n.named_child(0))?;
+                let inner = field(Field::NAME).or_else(|| n.named_child(0))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
             "generic_function" => {
-                self.segs_into(field("function")?, out, depth + 1)?;
+                self.segs_into(field(Field::FUNCTION)?, out, depth + 1)?;
             }
             "parenthesized_expression" | "non_null_expression" | "await" | "await_expression" => {
                 self.segs_into(n.named_child(0)?, out, depth + 1)?;
@@ -379,12 +388,12 @@ impl<'t> Extractor<'_, 't> {
             }
             // `(x := v)` is `v`.
             "named_expression" if self.lang == Lang::Python => {
-                self.segs_into(field("value")?, out, depth + 1)?;
+                self.segs_into(field(Field::VALUE)?, out, depth + 1)?;
             }
             "pointer_expression" | "unary_expression" | "reference_expression" => {
-                let inner = field("argument")
-                    .or_else(|| field("operand"))
-                    .or_else(|| field("value"))?;
+                let inner = field(Field::ARGUMENT)
+                    .or_else(|| field(Field::OPERAND))
+                    .or_else(|| field(Field::VALUE))?;
                 self.segs_into(inner, out, depth + 1)?;
             }
             "dictionary"
@@ -413,13 +422,13 @@ impl<'t> Extractor<'_, 't> {
             // JavaScript `c ? a : b`, `a ?? b` and `a || b` are either; `c && a` is `a` when
             // it is anything callable.
             "ternary_expression" if self.lang.is_js_family() => {
-                let (a, b) = (field("consequence")?, field("alternative")?);
+                let (a, b) = (field(Field::CONSEQUENCE)?, field(Field::ALTERNATIVE)?);
                 out.push(Seg::Lit(self.js_either(n, a, b)?));
                 out.push(Seg::Iter);
             }
             "binary_expression" if self.lang.is_js_family() => {
-                let (a, b) = (field("left")?, field("right")?);
-                match field("operator")?.kind() {
+                let (a, b) = (field(Field::LEFT)?, field(Field::RIGHT)?);
+                match field(Field::OPERATOR)?.kind() {
                     "??" | "||" => {
                         out.push(Seg::Lit(self.js_either(n, a, b)?));
                         out.push(Seg::Iter);
@@ -431,8 +440,8 @@ impl<'t> Extractor<'_, 't> {
             // `a + b` is what `a.__add__(b)` returns (nothing known unless `a` is an
             // instance of a class of the repository that defines it).
             "binary_operator" if self.lang == Lang::Python => {
-                let d = binary_dunder(field("operator")?.kind())?;
-                self.segs_into(field("left")?, out, depth + 1)?;
+                let d = binary_dunder(field(Field::OPERATOR)?.kind())?;
+                self.segs_into(field(Field::LEFT)?, out, depth + 1)?;
                 out.push(Seg::Name(d.to_string()));
                 out.push(Seg::Call);
             }
@@ -443,10 +452,10 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Lambda(d as u32));
             }
             "call" if self.lang == Lang::Python => {
-                let f = field("function")?;
-                if f.kind() == "identifier" && self.text(f) == "super" {
+                let f = field(Field::FUNCTION)?;
+                if f.kind() == "identifier" && self.str(f) == "super" {
                     // `super(Mid, self)`: the lookup starts after `Mid` (a class, then `Super`).
-                    if let Some(args) = field("arguments")
+                    if let Some(args) = field(Field::ARGUMENTS)
                         && let Some(cls) = args.named_child(0)
                         && matches!(cls.kind(), "identifier" | "attribute")
                         && args.named_child_count() == 2
@@ -458,10 +467,10 @@ impl<'t> Extractor<'_, 't> {
                     out.push(Seg::Lit(l));
                     out.push(Seg::Iter);
                 } else if let Some(key) = self.get_key(n) {
-                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    self.segs_into(f.field(Field::OBJECT)?, out, depth + 1)?;
                     out.push(Seg::Get(key));
                 } else if let Some(key) = self.pop_key(n) {
-                    self.segs_into(f.child_by_field_name("object")?, out, depth + 1)?;
+                    self.segs_into(f.field(Field::OBJECT)?, out, depth + 1)?;
                     out.push(Seg::Pop(key));
                 } else if let Some(l) = self.dict_call(n) {
                     out.push(Seg::Lit(l));
@@ -474,14 +483,14 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             "call" if self.lang == Lang::Ruby => {
-                if let Some(r) = field("receiver") {
+                if let Some(r) = field(Field::RECEIVER) {
                     self.segs_into(r, out, depth + 1)?;
                 }
-                out.push(Seg::Name(self.text(field("method")?)));
+                out.push(Seg::Name(self.text(field(Field::METHOD)?)));
                 out.push(Seg::Call);
             }
             "explicit_constructor_invocation" => {
-                self.segs_into(field("constructor")?, out, depth + 1)?;
+                self.segs_into(field(Field::CONSTRUCTOR)?, out, depth + 1)?;
             }
             // JavaScript literals written in place, and functions and classes written as values
             // (named after their binding, or the key of a bound literal).
@@ -495,13 +504,13 @@ impl<'t> Extractor<'_, 't> {
             // `f.bind(obj)` is `f` with `this` bound: calling it calls `f`.
             "call_expression"
                 if self.lang.is_js_family()
-                    && field("function").is_some_and(|f| {
+                    && field(Field::FUNCTION).is_some_and(|f| {
                         f.kind() == "member_expression"
-                            && f.child_by_field_name("property")
-                                .is_some_and(|p| self.text(p) == "bind")
+                            && f.field(Field::PROPERTY)
+                                .is_some_and(|p| self.str(p) == "bind")
                     }) =>
             {
-                let obj = field("function")?.child_by_field_name("object")?;
+                let obj = field(Field::FUNCTION)?.field(Field::OBJECT)?;
                 self.segs_into(obj, out, depth + 1)?;
             }
             "call_expression" | "invocation_expression" => {
@@ -517,18 +526,18 @@ impl<'t> Extractor<'_, 't> {
                     out.push(Seg::Lit(lit));
                     return Some(());
                 }
-                self.segs_into(field("function")?, out, depth + 1)?;
+                self.segs_into(field(Field::FUNCTION)?, out, depth + 1)?;
                 out.push(Seg::Call);
             }
             "method_invocation" => {
-                if let Some(o) = field("object") {
+                if let Some(o) = field(Field::OBJECT) {
                     self.segs_into(o, out, depth + 1)?;
                 }
-                out.push(Seg::Name(self.text(field("name")?)));
+                out.push(Seg::Name(self.text(field(Field::NAME)?)));
                 out.push(Seg::Call);
             }
             "new_expression" => {
-                let t = field("constructor").or_else(|| field("type"))?;
+                let t = field(Field::CONSTRUCTOR).or_else(|| field(Field::TYPE))?;
                 if self.lang.is_js_family()
                     && let Some(lit) = self.js_collection(n, t)
                 {
@@ -539,11 +548,11 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Call);
             }
             "object_creation_expression" => {
-                self.segs_into(field("type")?, out, depth + 1)?;
+                self.segs_into(field(Field::TYPE)?, out, depth + 1)?;
                 out.push(Seg::Call);
             }
             "composite_literal" | "struct_expression" => {
-                let t = field("type").or_else(|| field("name"))?;
+                let t = field(Field::TYPE).or_else(|| field(Field::NAME))?;
                 self.segs_into(t, out, depth + 1)?;
                 out.push(Seg::Call);
             }
@@ -565,10 +574,7 @@ impl<'t> Extractor<'_, 't> {
             match ch.kind() {
                 "comment" => {}
                 "keyword_argument" => {
-                    if let (Some(k), Some(v)) = (
-                        ch.child_by_field_name("name"),
-                        ch.child_by_field_name("value"),
-                    ) {
+                    if let (Some(k), Some(v)) = (ch.field(Field::NAME), ch.field(Field::VALUE)) {
                         kwargs.push((self.text(k), self.segs(v)));
                     }
                 }
@@ -585,5 +591,21 @@ impl<'t> Extractor<'_, 't> {
             }
         }
         (args, kwargs, spread)
+    }
+}
+
+#[cfg(test)]
+mod squash_tests {
+    use super::*;
+
+    #[test]
+    fn squash_drops_every_whitespace_and_cuts_at_a_character() {
+        assert_eq!(squash("a.b"), "a.b");
+        assert_eq!(squash_owned("a\n  .b(\tc)".into()), "a.b(c)");
+        // Unicode whitespace too (a no-break space), as `split_whitespace` sees it.
+        assert_eq!(squash_owned("a\u{a0}.b".into()), "a.b");
+        let long = format!("{}é{}", "x".repeat(119), "y".repeat(10));
+        assert_eq!(squash_owned(long.clone()), "x".repeat(119));
+        assert_eq!(squash(&format!(" {long} ")), "x".repeat(119));
     }
 }

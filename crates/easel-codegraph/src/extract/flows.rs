@@ -42,7 +42,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 | "generator_function_declaration"
                 | "generator_function" => {
                     let declares = a
-                        .child_by_field_name("parameters")
+                        .field(Field::PARAMETERS)
                         .map(|ps| {
                             named_parts(ps).into_iter().any(|p| {
                                 let p = js_param_name(p);
@@ -50,9 +50,9 @@ impl<'s, 't> Extractor<'s, 't> {
                             })
                         })
                         .unwrap_or(false)
-                        || a.child_by_field_name("parameter").is_some_and(is);
+                        || a.field(Field::PARAMETER).is_some_and(is);
                     if declares {
-                        let body = a.child_by_field_name("body").unwrap_or(a);
+                        let body = a.field(Field::BODY).unwrap_or(a);
                         return self.scope_of(body.start_byte() as u32 + 1);
                     }
                 }
@@ -61,12 +61,10 @@ impl<'s, 't> Extractor<'s, 't> {
                         "lexical_declaration" | "variable_declaration" => named_parts(s)
                             .into_iter()
                             .filter(|d| d.kind() == "variable_declarator")
-                            .any(|d| d.child_by_field_name("name").is_some_and(is)),
+                            .any(|d| d.field(Field::NAME).is_some_and(is)),
                         "function_declaration"
                         | "class_declaration"
-                        | "generator_function_declaration" => {
-                            s.child_by_field_name("name").is_some_and(is)
-                        }
+                        | "generator_function_declaration" => s.field(Field::NAME).is_some_and(is),
                         _ => false,
                     });
                     if declares {
@@ -88,13 +86,11 @@ impl<'s, 't> Extractor<'s, 't> {
 /// The name a parameter binds (`x`, `x = 1`, TypeScript's `x: T`), else the node itself.
 fn js_param_name(p: Node) -> Node {
     let p = match p.kind() {
-        "required_parameter" | "optional_parameter" => {
-            p.child_by_field_name("pattern").unwrap_or(p)
-        }
+        "required_parameter" | "optional_parameter" => p.field(Field::PATTERN).unwrap_or(p),
         _ => p,
     };
     match p.kind() {
-        "assignment_pattern" => p.child_by_field_name("left").unwrap_or(p),
+        "assignment_pattern" => p.field(Field::LEFT).unwrap_or(p),
         _ => p,
     }
 }
@@ -114,7 +110,7 @@ impl<'s, 't> Extractor<'s, 't> {
         if f.kind() != "member_expression" {
             return;
         }
-        let Some(m) = f.child_by_field_name("property") else {
+        let Some(m) = f.field(Field::PROPERTY) else {
             return;
         };
         let stored = match self.src.get(m.byte_range()) {
@@ -123,7 +119,7 @@ impl<'s, 't> Extractor<'s, 't> {
             _ => return,
         };
         let Some(Some(value)) = stored else { return };
-        let Some(mut obj) = f.child_by_field_name("object") else {
+        let Some(mut obj) = f.field(Field::OBJECT) else {
             return;
         };
         // `(this.byType[t] ||= []).push(fn)`, `(this.x[t] = this.x[t] || []).push(fn)`.
@@ -133,7 +129,7 @@ impl<'s, 't> Extractor<'s, 't> {
                 inner.kind(),
                 "augmented_assignment_expression" | "assignment_expression"
             )
-            && let Some(l) = inner.child_by_field_name("left")
+            && let Some(l) = inner.field(Field::LEFT)
         {
             obj = l;
         }

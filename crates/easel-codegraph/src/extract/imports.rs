@@ -8,16 +8,16 @@ impl<'t> Extractor<'_, 't> {
         if n.kind() != "call_expression" {
             return None;
         }
-        let f = n.child_by_field_name("function")?;
+        let f = n.field(Field::FUNCTION)?;
         if f.kind() != "import" && self.src.get(f.byte_range()) != Some(b"require".as_slice()) {
             return None;
         }
-        let args = n.child_by_field_name("arguments")?;
+        let args = n.field(Field::ARGUMENTS)?;
         let s = args.named_child(0)?;
         if s.kind() != "string" {
             return None;
         }
-        Some(unquote(&self.text(s)))
+        Some(unquote(self.str(s)))
     }
 
     /// Module systems written as calls: `require('./m')` used in place (`require('./m').f()`)
@@ -40,7 +40,7 @@ impl<'t> Extractor<'_, 't> {
             }
             return;
         }
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(f) = n.field(Field::FUNCTION) else {
             return;
         };
         let is_define = match self.src.get(f.byte_range()) {
@@ -48,7 +48,7 @@ impl<'t> Extractor<'_, 't> {
             Some(b"require" | b"requirejs") => false,
             _ => return,
         };
-        let Some(args) = n.child_by_field_name("arguments") else {
+        let Some(args) = n.field(Field::ARGUMENTS) else {
             return;
         };
         let parts = named_parts(args);
@@ -58,7 +58,7 @@ impl<'t> Extractor<'_, 't> {
             .map(|a| {
                 named_parts(*a)
                     .into_iter()
-                    .map(|s| (s.kind() == "string").then(|| unquote(&self.text(s))))
+                    .map(|s| (s.kind() == "string").then(|| unquote(self.str(s))))
                     .collect()
             })
             .unwrap_or_default();
@@ -98,7 +98,7 @@ impl<'t> Extractor<'_, 't> {
             return;
         }
         // The module's value: what the factory returns at its top level.
-        let Some(body) = factory.child_by_field_name("body") else {
+        let Some(body) = factory.field(Field::BODY) else {
             return;
         };
         let returned = if body.kind() == "statement_block" {
@@ -137,10 +137,9 @@ impl<'t> Extractor<'_, 't> {
                             alias: None,
                         }),
                         "aliased_import" => {
-                            if let (Some(p), Some(a)) = (
-                                ch.child_by_field_name("name"),
-                                ch.child_by_field_name("alias"),
-                            ) {
+                            if let (Some(p), Some(a)) =
+                                (ch.field(Field::NAME), ch.field(Field::ALIAS))
+                            {
                                 out.push(ImportKind::Module {
                                     path: self.text(p),
                                     alias: Some(self.text(a)),
@@ -152,7 +151,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             (Lang::Python, "import_from_statement") => {
-                let Some(m) = n.child_by_field_name("module_name") else {
+                let Some(m) = n.field(Field::MODULE_NAME) else {
                     return;
                 };
                 let (path, level) = if m.kind() == "relative_import" {
@@ -175,10 +174,7 @@ impl<'t> Extractor<'_, 't> {
                 for ch in n.children_by_field_name("name", &mut cur) {
                     any = true;
                     let (name, alias) = match ch.kind() {
-                        "aliased_import" => match (
-                            ch.child_by_field_name("name"),
-                            ch.child_by_field_name("alias"),
-                        ) {
+                        "aliased_import" => match (ch.field(Field::NAME), ch.field(Field::ALIAS)) {
                             (Some(p), Some(a)) => (self.text(p), Some(self.text(a))),
                             _ => continue,
                         },
@@ -207,11 +203,9 @@ impl<'t> Extractor<'_, 't> {
                     .find(|c| c.kind() == "import_require_clause");
                 // TypeScript `import x = require('./m')`: `x` is what the module exports.
                 if let Some(r) = required {
-                    if let (Some(id), Some(src)) =
-                        (first_identifier(r), r.child_by_field_name("source"))
-                    {
+                    if let (Some(id), Some(src)) = (first_identifier(r), r.field(Field::SOURCE)) {
                         out.push(ImportKind::Module {
-                            path: unquote(&self.text(src)),
+                            path: unquote(self.str(src)),
                             alias: Some(self.text(id)),
                         });
                     }
@@ -220,10 +214,10 @@ impl<'t> Extractor<'_, 't> {
                     }
                     return;
                 }
-                let Some(src) = n.child_by_field_name("source") else {
+                let Some(src) = n.field(Field::SOURCE) else {
                     return;
                 };
-                let path = unquote(&self.text(src));
+                let path = unquote(self.str(src));
                 let mut any = false;
                 let mut cur = n.walk();
                 for clause in n.named_children(&mut cur) {
@@ -257,7 +251,7 @@ impl<'t> Extractor<'_, 't> {
                                     if spec.kind() != "import_specifier" {
                                         continue;
                                     }
-                                    let Some(name) = spec.child_by_field_name("name") else {
+                                    let Some(name) = spec.field(Field::NAME) else {
                                         continue;
                                     };
                                     any = true;
@@ -265,9 +259,7 @@ impl<'t> Extractor<'_, 't> {
                                         path: path.clone(),
                                         level: 0,
                                         name: self.text(name),
-                                        alias: spec
-                                            .child_by_field_name("alias")
-                                            .map(|a| self.text(a)),
+                                        alias: spec.field(Field::ALIAS).map(|a| self.text(a)),
                                     });
                                 }
                             }
@@ -284,11 +276,11 @@ impl<'t> Extractor<'_, 't> {
                 let mut specs = Vec::new();
                 collect_kind(n, "import_spec", &mut specs);
                 for spec in specs {
-                    let Some(p) = spec.child_by_field_name("path") else {
+                    let Some(p) = spec.field(Field::PATH) else {
                         continue;
                     };
-                    let path = unquote(&self.text(p));
-                    let alias = spec.child_by_field_name("name").map(|a| self.text(a));
+                    let path = unquote(self.str(p));
+                    let alias = spec.field(Field::NAME).map(|a| self.text(a));
                     match alias.as_deref() {
                         Some(".") => out.push(ImportKind::Star { path, level: 0 }),
                         Some("_") => {}
@@ -297,7 +289,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             (Lang::Rust, "mod_item") => {
-                if let Some(name) = n.child_by_field_name("name") {
+                if let Some(name) = n.field(Field::NAME) {
                     let name = self.text(name);
                     out.push(ImportKind::Module {
                         path: format!("self::{name}"),
@@ -306,7 +298,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             (Lang::Rust, _) => {
-                if let Some(arg) = n.child_by_field_name("argument") {
+                if let Some(arg) = n.field(Field::ARGUMENT) {
                     self.rust_use(arg, String::new(), &mut out);
                 }
             }
@@ -333,7 +325,7 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             (Lang::C | Lang::Cpp, _) => {
-                if let Some(p) = n.child_by_field_name("path") {
+                if let Some(p) = n.field(Field::PATH) {
                     let t = self.text(p);
                     let path = t.trim_matches(['"', '<', '>']).to_string();
                     out.push(ImportKind::Star {
@@ -344,13 +336,13 @@ impl<'t> Extractor<'_, 't> {
             }
             (Lang::Ruby, _) => {
                 let method = n
-                    .child_by_field_name("method")
+                    .field(Field::METHOD)
                     .map(|m| self.text(m))
                     .unwrap_or_default();
-                if let Some(args) = n.child_by_field_name("arguments")
+                if let Some(args) = n.field(Field::ARGUMENTS)
                     && let Some(s) = args.named_child(0)
                 {
-                    let path = unquote(&self.text(s));
+                    let path = unquote(self.str(s));
                     out.push(ImportKind::Star {
                         path,
                         level: u32::from(method == "require_relative"),
@@ -370,8 +362,8 @@ impl<'t> Extractor<'_, 't> {
                 }
             }
             (Lang::Bash, _) => {
-                if let Some(arg) = n.child_by_field_name("argument") {
-                    let path = unquote(&self.text(arg));
+                if let Some(arg) = n.field(Field::ARGUMENT) {
+                    let path = unquote(self.str(arg));
                     out.push(ImportKind::Star { path, level: 1 });
                 }
             }
@@ -404,9 +396,7 @@ impl<'t> Extractor<'_, 't> {
     }
 
     fn export(&mut self, n: Node, scope: Option<u32>, line: u32, out: &mut Vec<ImportKind>) {
-        let source = n
-            .child_by_field_name("source")
-            .map(|s| unquote(&self.text(s)));
+        let source = n.field(Field::SOURCE).map(|s| unquote(self.str(s)));
         let mut cur = n.walk();
         let mut clause = None;
         let mut ns = None;
@@ -424,7 +414,7 @@ impl<'t> Extractor<'_, 't> {
         // `export default new Service()`, `export default { ... }`: a value named `default`
         // (functions and classes are definitions of that name, identifiers name what is
         // exported).
-        if let Some(v) = n.child_by_field_name("value")
+        if let Some(v) = n.field(Field::VALUE)
             && !matches!(
                 v.kind(),
                 "identifier"
@@ -447,13 +437,11 @@ impl<'t> Extractor<'_, 't> {
             };
             let mut c2 = clause.walk();
             for spec in clause.named_children(&mut c2) {
-                let (Some(name), Some(alias)) = (
-                    spec.child_by_field_name("name"),
-                    spec.child_by_field_name("alias"),
-                ) else {
+                let (Some(name), Some(alias)) = (spec.field(Field::NAME), spec.field(Field::ALIAS))
+                else {
                     continue;
                 };
-                let (name, alias) = (unquote(&self.text(name)), unquote(&self.text(alias)));
+                let (name, alias) = (unquote(self.str(name)), unquote(self.str(alias)));
                 if alias == "default" {
                     self.facts.default_export = Some(name);
                 } else if alias != name {
@@ -471,7 +459,7 @@ impl<'t> Extractor<'_, 't> {
             if let Some(id) = ns.named_child(0) {
                 out.push(ImportKind::Module {
                     path,
-                    alias: Some(unquote(&self.text(id))),
+                    alias: Some(unquote(self.str(id))),
                 });
             }
             return;
@@ -482,16 +470,14 @@ impl<'t> Extractor<'_, 't> {
         };
         let mut c2 = clause.walk();
         for spec in clause.named_children(&mut c2) {
-            let Some(name) = spec.child_by_field_name("name") else {
+            let Some(name) = spec.field(Field::NAME) else {
                 continue;
             };
             out.push(ImportKind::From {
                 path: path.clone(),
                 level: 0,
-                name: unquote(&self.text(name)),
-                alias: spec
-                    .child_by_field_name("alias")
-                    .map(|a| unquote(&self.text(a))),
+                name: unquote(self.str(name)),
+                alias: spec.field(Field::ALIAS).map(|a| unquote(self.str(a))),
             });
         }
     }
@@ -506,7 +492,7 @@ impl<'t> Extractor<'_, 't> {
         };
         match n.kind() {
             "scoped_identifier" | "identifier" | "crate" | "self" | "super" => {
-                let full = join(&prefix, &self.text(n));
+                let full = join(&prefix, self.str(n));
                 let (path, name) = match full.rsplit_once("::") {
                     Some((p, nm)) => (p.to_string(), nm.to_string()),
                     None => (String::new(), full.clone()),
@@ -519,11 +505,8 @@ impl<'t> Extractor<'_, 't> {
                 });
             }
             "use_as_clause" => {
-                if let (Some(p), Some(a)) = (
-                    n.child_by_field_name("path"),
-                    n.child_by_field_name("alias"),
-                ) {
-                    let full = join(&prefix, &self.text(p));
+                if let (Some(p), Some(a)) = (n.field(Field::PATH), n.field(Field::ALIAS)) {
+                    let full = join(&prefix, self.str(p));
                     let (path, name) = match full.rsplit_once("::") {
                         Some((p, nm)) => (p.to_string(), nm.to_string()),
                         None => (String::new(), full.clone()),
@@ -538,10 +521,10 @@ impl<'t> Extractor<'_, 't> {
             }
             "scoped_use_list" => {
                 let p = n
-                    .child_by_field_name("path")
-                    .map(|p| join(&prefix, &self.text(p)))
+                    .field(Field::PATH)
+                    .map(|p| join(&prefix, self.str(p)))
                     .unwrap_or(prefix);
-                if let Some(list) = n.child_by_field_name("list") {
+                if let Some(list) = n.field(Field::LIST) {
                     self.rust_use(list, p, out);
                 }
             }
@@ -554,7 +537,7 @@ impl<'t> Extractor<'_, 't> {
             "use_wildcard" => {
                 let p = n
                     .named_child(0)
-                    .map(|p| join(&prefix, &self.text(p)))
+                    .map(|p| join(&prefix, self.str(p)))
                     .unwrap_or(prefix);
                 out.push(ImportKind::Star { path: p, level: 0 });
             }

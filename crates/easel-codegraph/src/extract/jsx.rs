@@ -94,7 +94,7 @@ impl<'t> Extractor<'_, 't> {
     /// A JSX element (its opening or self-closing tag): the factory call, and the component
     /// call kept when the factory is not the repository's.
     pub(super) fn jsx_element(&mut self, n: Node, scope: Option<u32>, line: u32) {
-        let name = n.child_by_field_name("name");
+        let name = n.field(Field::NAME);
         let component = name.and_then(|name| {
             let t = self.text(name);
             // `<div>` and `<my-widget>` are the host's own elements, not code of the repository.

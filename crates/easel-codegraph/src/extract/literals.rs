@@ -27,9 +27,9 @@ impl<'t> Extractor<'_, 't> {
             }
             // Only the parameters `params` lists (a bare `*` or `/` is none).
             if !IDENT_KINDS.contains(&ch.kind())
-                && ["name", "pattern", "left"]
+                && [Field::NAME, Field::PATTERN, Field::LEFT]
                     .iter()
-                    .find_map(|f| ch.child_by_field_name(f))
+                    .find_map(|f| ch.field(*f))
                     .filter(|n| n.kind() == "identifier")
                     .or_else(|| first_identifier(ch))
                     .is_none()
@@ -42,7 +42,7 @@ impl<'t> Extractor<'_, 't> {
                 _ => {}
             }
             defaults.push(
-                ch.child_by_field_name("value")
+                ch.field(Field::VALUE)
                     .filter(|_| ch.kind().ends_with("default_parameter"))
                     .and_then(|v| self.segs(v)),
             );
@@ -118,12 +118,12 @@ impl<'t> Extractor<'_, 't> {
     /// of `x` (for `entries`, pairs whose second element is one), so that a loop over it, or
     /// `forEach`, reaches every function a table of handlers holds.
     pub(super) fn object_view(&self, call: Node) -> Option<u32> {
-        let f = call.child_by_field_name("function")?;
+        let f = call.field(Field::FUNCTION)?;
         if f.kind() != "member_expression" {
             return None;
         }
-        let obj = f.child_by_field_name("object")?;
-        let prop = f.child_by_field_name("property")?;
+        let obj = f.field(Field::OBJECT)?;
+        let prop = f.field(Field::PROPERTY)?;
         if self.src.get(obj.byte_range())? != b"Object" {
             return None;
         }
@@ -132,7 +132,7 @@ impl<'t> Extractor<'_, 't> {
             b"entries" => true,
             _ => return None,
         };
-        let args = call.child_by_field_name("arguments")?;
+        let args = call.field(Field::ARGUMENTS)?;
         let mut segs = self.segs(args.named_child(0)?)?;
         segs.push(Seg::Index("*".into()));
         if entries {
@@ -154,7 +154,7 @@ impl<'t> Extractor<'_, 't> {
             b"Set" | b"WeakSet" => false,
             _ => return None,
         };
-        let args = n.child_by_field_name("arguments")?;
+        let args = n.field(Field::ARGUMENTS)?;
         // `const m = new Map()`: empty, filled later (`m.set(k, f)`). (A class field's map is
         // filled through `this`: its values are the field's, see `this_store`.)
         let Some(first) = args.named_child(0) else {
@@ -234,16 +234,16 @@ impl<'t> Extractor<'_, 't> {
     /// Builtins whose result is a view of their argument: `getattr(x, "name")` is `x.name`,
     /// `next(x)` one value of iterating over `x`, `iter(x)` what iterating gives as `x` does.
     pub(super) fn builtin_view<'n>(&self, call: Node<'n>) -> Option<(Node<'n>, Option<Seg>)> {
-        let f = call.child_by_field_name("function")?;
-        if f.kind() != "identifier" && self.text(f) != "functools.partial" {
+        let f = call.field(Field::FUNCTION)?;
+        if f.kind() != "identifier" && self.str(f) != "functools.partial" {
             return None;
         }
-        let args = call.child_by_field_name("arguments")?;
+        let args = call.field(Field::ARGUMENTS)?;
         if args.kind() != "argument_list" {
             return None;
         }
         let a = named_parts(args);
-        match (self.text(f).as_str(), a.as_slice()) {
+        match (self.str(f), a.as_slice()) {
             ("getattr", [obj, name]) if name.kind() == "string" => {
                 let key = self.literal_key(*name)?;
                 let key = key.strip_prefix('\'').unwrap_or(&key).to_string();
@@ -267,8 +267,8 @@ impl<'t> Extractor<'_, 't> {
     /// (any value of `d` for a key known only at run time; nothing followed for an attribute
     /// name known only at run time) or the default, as a literal pair.
     pub(super) fn with_default(&self, call: Node) -> Option<u32> {
-        let f = call.child_by_field_name("function")?;
-        let args = call.child_by_field_name("arguments")?;
+        let f = call.field(Field::FUNCTION)?;
+        let args = call.field(Field::ARGUMENTS)?;
         if args.kind() != "argument_list" {
             return None;
         }
@@ -282,16 +282,14 @@ impl<'t> Extractor<'_, 't> {
             return None;
         }
         let (found, default) = match (f.kind(), a.as_slice()) {
-            ("attribute", [key, default])
-                if self.text(f.child_by_field_name("attribute")?) == "get" =>
-            {
-                let mut found = self.segs(f.child_by_field_name("object")?)?;
+            ("attribute", [key, default]) if self.str(f.field(Field::ATTRIBUTE)?) == "get" => {
+                let mut found = self.segs(f.field(Field::OBJECT)?)?;
                 found.push(Seg::Get(
                     self.literal_key(*key).unwrap_or_else(|| "*".into()),
                 ));
                 (Some(found), *default)
             }
-            ("identifier", [obj, name, default]) if self.text(f) == "getattr" => {
+            ("identifier", [obj, name, default]) if self.str(f) == "getattr" => {
                 let found = match self.literal_key(*name) {
                     Some(k) if name.kind() == "string" => {
                         let k = k.strip_prefix('\'').unwrap_or(&k).to_string();
@@ -317,11 +315,11 @@ impl<'t> Extractor<'_, 't> {
 
     /// The key of `x.get("key")` (or `x.get("key", default)`).
     pub(super) fn get_key(&self, call: Node) -> Option<String> {
-        let f = call.child_by_field_name("function")?;
-        if f.kind() != "attribute" || self.text(f.child_by_field_name("attribute")?) != "get" {
+        let f = call.field(Field::FUNCTION)?;
+        if f.kind() != "attribute" || self.str(f.field(Field::ATTRIBUTE)?) != "get" {
             return None;
         }
-        let args = call.child_by_field_name("arguments")?;
+        let args = call.field(Field::ARGUMENTS)?;
         self.literal_key(args.named_child(0)?)
     }
 
@@ -356,7 +354,7 @@ impl<'t> Extractor<'_, 't> {
         collect_kind(tree.root_node(), "call", &mut calls);
         let mut out = Vec::new();
         for c in calls {
-            let Some(f) = c.child_by_field_name("function") else {
+            let Some(f) = c.field(Field::FUNCTION) else {
                 continue;
             };
             let Ok(name) = f.utf8_text(code.as_bytes()) else {
@@ -377,11 +375,11 @@ impl<'t> Extractor<'_, 't> {
     /// The key of `x.pop(key)`: `-1` for `x.pop()` (the last element), `*` for a key not
     /// known statically.
     pub(super) fn pop_key(&self, call: Node) -> Option<String> {
-        let f = call.child_by_field_name("function")?;
-        if f.kind() != "attribute" || self.text(f.child_by_field_name("attribute")?) != "pop" {
+        let f = call.field(Field::FUNCTION)?;
+        if f.kind() != "attribute" || self.str(f.field(Field::ATTRIBUTE)?) != "pop" {
             return None;
         }
-        let args = call.child_by_field_name("arguments")?;
+        let args = call.field(Field::ARGUMENTS)?;
         Some(match args.named_child(0) {
             None => "-1".into(),
             Some(k) => self.literal_key(k).unwrap_or_else(|| "*".into()),
@@ -390,23 +388,20 @@ impl<'t> Extractor<'_, 't> {
 
     /// `dict(k=f)` or `dict([("k", f)])`: a literal dict (recorded once per call node).
     pub(super) fn dict_call(&self, call: Node) -> Option<u32> {
-        let f = call.child_by_field_name("function")?;
-        if f.kind() != "identifier" || self.text(f) != "dict" {
+        let f = call.field(Field::FUNCTION)?;
+        if f.kind() != "identifier" || self.str(f) != "dict" {
             return None;
         }
         if let Some(&i) = self.lits.borrow().1.get(&call.start_byte()) {
             return Some(i);
         }
-        let args = call.child_by_field_name("arguments")?;
+        let args = call.field(Field::ARGUMENTS)?;
         let mut elements = Vec::new();
         let mut cur = args.walk();
         for a in args.named_children(&mut cur) {
             match a.kind() {
                 "keyword_argument" => {
-                    let (Some(k), Some(v)) = (
-                        a.child_by_field_name("name"),
-                        a.child_by_field_name("value"),
-                    ) else {
+                    let (Some(k), Some(v)) = (a.field(Field::NAME), a.field(Field::VALUE)) else {
                         continue;
                     };
                     elements.push((format!("'{}", self.text(k)), self.segs(v)));
@@ -449,10 +444,10 @@ impl<'t> Extractor<'_, 't> {
                     }
                     // `{ run() {} }` and `{ a }` (JavaScript): the method, the local `a`.
                     if ch.kind() == "method_definition"
-                        && let Some(name) = ch.child_by_field_name("name")
+                        && let Some(name) = ch.field(Field::NAME)
                     {
                         let d = self.def_at(ch, &[DefKind::Func]);
-                        out.push((unquote(&self.text(name)), d.map(|d| vec![Seg::Lambda(d)])));
+                        out.push((unquote(self.str(name)), d.map(|d| vec![Seg::Lambda(d)])));
                         continue;
                     }
                     if ch.kind() == "shorthand_property_identifier" {
@@ -463,10 +458,7 @@ impl<'t> Extractor<'_, 't> {
                     if ch.kind() != "pair" {
                         continue;
                     }
-                    let (Some(k), Some(v)) = (
-                        ch.child_by_field_name("key"),
-                        ch.child_by_field_name("value"),
-                    ) else {
+                    let (Some(k), Some(v)) = (ch.field(Field::KEY), ch.field(Field::VALUE)) else {
                         continue;
                     };
                     match self.literal_key(k) {
@@ -479,15 +471,12 @@ impl<'t> Extractor<'_, 't> {
             // A comprehension holds what its body gives, for each value of its loop variables
             // (bound where the comprehension is), at keys not known statically.
             "list_comprehension" | "set_comprehension" | "generator_expression" => {
-                if let Some(b) = n.child_by_field_name("body") {
+                if let Some(b) = n.field(Field::BODY) {
                     out.push(("*".into(), self.segs(b)));
                 }
             }
             "dictionary_comprehension" => {
-                if let Some(v) = n
-                    .child_by_field_name("body")
-                    .and_then(|b| b.child_by_field_name("value"))
-                {
+                if let Some(v) = n.field(Field::BODY).and_then(|b| b.field(Field::VALUE)) {
                     out.push(("*".into(), self.segs(v)));
                 }
             }
@@ -532,9 +521,9 @@ impl<'t> Extractor<'_, 't> {
             "unary_operator"
                 if self.lang == Lang::Python
                     && k.named_child(0).is_some_and(|c| c.kind() == "integer")
-                    && self.text(k).starts_with('-') =>
+                    && self.str(k).starts_with('-') =>
             {
-                Some(squash(&self.text(k)))
+                Some(squash(self.str(k)))
             }
             _ => None,
         }

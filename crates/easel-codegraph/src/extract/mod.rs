@@ -9,6 +9,7 @@ mod calls;
 mod definitions;
 mod expressions;
 mod facts;
+mod fields;
 mod flows;
 mod imports;
 mod jsx;
@@ -21,6 +22,7 @@ use calls::*;
 use definitions::*;
 use expressions::*;
 pub use facts::*;
+use fields::{Field, FieldExt};
 use imports::require_key;
 use jsx::*;
 pub use jsx::{JSX_COMPONENT, JSX_FACTORY};
@@ -72,6 +74,8 @@ enum Pending<'t> {
 struct Extractor<'s, 't> {
     lang: Lang,
     src: &'s [u8],
+    /// `src` as text, checked once: a node's text is then a slice, not checked again per node.
+    code: Option<&'s str>,
     facts: FileFacts,
     pending: Vec<Pending<'t>>,
     /// Literals met while reading expressions, and their index by start byte: an expression
@@ -94,10 +98,20 @@ struct Extractor<'s, 't> {
     assigned: Vec<(Node<'t>, String)>,
     /// `T.prototype.m = function`: the function's bytes and `T`, the method's receiver.
     proto: foldhash::HashMap<(u32, u32), String>,
+    /// The loop each `for ... in`/`for ... of` binding was met in (by node id), likewise.
+    for_loops: foldhash::HashMap<usize, Node<'t>>,
 }
 
 impl<'s, 't> Extractor<'s, 't> {
     fn text(&self, n: Node) -> String {
-        n.utf8_text(self.src).unwrap_or_default().to_string()
+        self.str(n).to_string()
+    }
+
+    /// A node's text, borrowed: empty when it is not UTF-8 (a range that splits a character).
+    fn str(&self, n: Node) -> &'s str {
+        match self.code {
+            Some(code) => code.get(n.byte_range()).unwrap_or_default(),
+            None => n.utf8_text(self.src).unwrap_or_default(),
+        }
     }
 }

@@ -39,6 +39,7 @@ pub(super) struct Captures {
     pub(super) assign_right: Option<u32>,
     pub(super) assign_type: Option<u32>,
     pub(super) bind: Option<u32>,
+    pub(super) bind_for: Option<u32>,
     pub(super) global: Option<u32>,
     pub(super) ret: Option<u32>,
     pub(super) ret_value: Option<u32>,
@@ -124,6 +125,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
     let mut x = Extractor {
         lang,
         src,
+        code: std::str::from_utf8(src).ok(),
         facts: FileFacts {
             path: path.to_string(),
             lang,
@@ -149,6 +151,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         jsx_pragma: Default::default(),
         assigned: Vec::new(),
         proto: Default::default(),
+        for_loops: Default::default(),
     };
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
@@ -221,7 +224,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.func) {
             let name_node = get(k.func_name);
             let mut name = name_node.map(|n| x.text(n)).unwrap_or_default();
-            let mut receiver = get(k.func_receiver).map(|r| strip_generics(&x.text(r)));
+            let mut receiver = get(k.func_receiver).map(|r| strip_generics(x.str(r)));
             if let Some(pos) = name.rfind("::") {
                 receiver = Some(strip_generics(&name[..pos]));
                 name = name[pos + 2..].to_string();
@@ -259,10 +262,15 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             }
             let is_static = get(k.func_static).is_some()
                 || (lang.is_js_family() && n.kind() == "method_definition" && js_static(n));
-            let returns = ["return_type", "result", "returns", "type"]
-                .iter()
-                .find_map(|f| n.child_by_field_name(f))
-                .and_then(|t| x.type_segs(t, 0));
+            let returns = [
+                Field::RETURN_TYPE,
+                Field::RESULT,
+                Field::RETURNS,
+                Field::TYPE,
+            ]
+            .iter()
+            .find_map(|f| n.field(*f))
+            .and_then(|t| x.type_segs(t, 0));
             let accessor = if lang.is_js_family() && n.kind() == "method_definition" {
                 js_accessor(n)
             } else {
@@ -280,19 +288,19 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
             // `{ 'quoted': () => ... }` is named by the key's text.
             let name = if name.kind() == "string" {
-                unquote(&x.text(name))
+                unquote(x.str(name))
             } else {
                 x.text(name)
             };
             let params = n
-                .child_by_field_name("parameters")
+                .field(Field::PARAMETERS)
                 .map(|p| x.params(p))
-                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .or_else(|| n.field(Field::PARAMETER).map(|p| vec![x.text(p)]))
                 .unwrap_or_default();
-            let body = n.child_by_field_name("body").unwrap_or(n);
+            let body = n.field(Field::BODY).unwrap_or(n);
             x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
             if lang.is_js_family()
-                && let Some(p) = n.child_by_field_name("parameters")
+                && let Some(p) = n.field(Field::PARAMETERS)
                 && js_params_special(p)
             {
                 x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
@@ -306,11 +314,11 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             x.function_value(n);
         } else if let Some(n) = get(k.scope) {
             let params = n
-                .child_by_field_name("parameters")
+                .field(Field::PARAMETERS)
                 .map(|p| x.params(p))
-                .or_else(|| n.child_by_field_name("parameter").map(|p| vec![x.text(p)]))
+                .or_else(|| n.field(Field::PARAMETER).map(|p| vec![x.text(p)]))
                 .unwrap_or_default();
-            let body = n.child_by_field_name("body").unwrap_or(n);
+            let body = n.field(Field::BODY).unwrap_or(n);
             x.add_def(
                 n,
                 body,
@@ -329,7 +337,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             }
         } else if let Some(n) = get(k.impl_) {
             let name = get(k.impl_type)
-                .map(|t| strip_generics(&x.text(t)))
+                .map(|t| strip_generics(x.str(t)))
                 .unwrap_or_default();
             let bases = get(k.impl_trait)
                 .and_then(|t| x.segs(t))
@@ -375,6 +383,9 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
                 ty: get(k.assign_type),
             });
         } else if let Some(n) = get(k.bind) {
+            if let Some(f) = get(k.bind_for) {
+                x.for_loops.insert(n.id(), f);
+            }
             x.pending.push(Pending::Bind(n));
         } else if let Some(n) = get(k.global) {
             x.pending.push(Pending::Global(n));
@@ -397,16 +408,16 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             let mut c = n.walk();
             let aliased = n.named_children(&mut c).find(|c| c.kind() == "as_pattern");
             if let Some(a) = aliased
-                && let Some(name) = a.child_by_field_name("alias")
+                && let Some(name) = a.field(Field::ALIAS)
                 && let Some(ty) = a.named_child(0).filter(|t| t.id() != name.id())
             {
                 x.pending.push(Pending::Except(n, vec![ty], name));
             }
         } else if let Some(n) = get(k.with) {
             // `with X() as x` binds `x` (Python).
-            if let Some(v) = n.child_by_field_name("value")
+            if let Some(v) = n.field(Field::VALUE)
                 && v.kind() == "as_pattern"
-                && let Some(alias) = v.child_by_field_name("alias")
+                && let Some(alias) = v.field(Field::ALIAS)
             {
                 x.pending.push(Pending::Bind(alias));
             }
@@ -459,6 +470,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
     let mut x = Extractor {
         lang,
         src,
+        code: std::str::from_utf8(src).ok(),
         facts: FileFacts {
             path: String::new(),
             lang,
@@ -484,6 +496,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
         jsx_pragma: Default::default(),
         assigned: Vec::new(),
         proto: Default::default(),
+        for_loops: Default::default(),
     };
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts
@@ -534,6 +547,7 @@ impl Captures {
             assign_right: i("assign.right"),
             assign_type: i("assign.type"),
             bind: i("bind"),
+            bind_for: i("bind.for"),
             global: i("global"),
             ret: i("return"),
             ret_value: i("return.value"),
@@ -554,10 +568,7 @@ impl Captures {
 
 /// The names of a TypeScript `A.B.C` (a `nested_identifier`), outermost first.
 fn nested_parts<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
-    match (
-        n.child_by_field_name("object"),
-        n.child_by_field_name("property"),
-    ) {
+    match (n.field(Field::OBJECT), n.field(Field::PROPERTY)) {
         (Some(o), Some(p)) => {
             nested_parts(o, out);
             out.push(p);

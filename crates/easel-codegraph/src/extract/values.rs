@@ -116,8 +116,8 @@ pub(super) fn js_pattern(p: Node) -> Option<Node> {
     for _ in 0..3 {
         match n.kind() {
             "object_pattern" | "array_pattern" => return Some(n),
-            "assignment_pattern" => n = n.child_by_field_name("left")?,
-            "required_parameter" | "optional_parameter" => n = n.child_by_field_name("pattern")?,
+            "assignment_pattern" => n = n.field(Field::LEFT)?,
+            "required_parameter" | "optional_parameter" => n = n.field(Field::PATTERN)?,
             _ => return None,
         }
     }
@@ -162,8 +162,8 @@ pub(super) fn js_params_special(params: Node) -> bool {
     named_parts(params).into_iter().any(|c| {
         js_pattern(c).is_some()
             || matches!(c.kind(), "assignment_pattern" | "rest_pattern")
-            || c.child_by_field_name("value").is_some()
-            || c.child_by_field_name("pattern")
+            || c.field(Field::VALUE).is_some()
+            || c.field(Field::PATTERN)
                 .is_some_and(|p| p.kind() == "rest_pattern")
     })
 }
@@ -174,23 +174,18 @@ pub(super) fn js_params_special(params: Node) -> bool {
 /// Worked out from the nodes above them, which the query met too, since asking a node for its
 /// parent walks down from the root.
 pub(super) fn js_prop_roles(
-    lang: Lang,
     pending: &[Pending],
 ) -> (foldhash::HashSet<usize>, foldhash::HashSet<usize>) {
     use foldhash::HashSetExt;
     let mut skip = foldhash::HashSet::new();
     let mut writes = foldhash::HashSet::new();
-    // Field ids looked up once: by name, each lookup compares strings.
-    let g = lang.grammar();
-    let id = |name: &str| g.field_id_for_name(name);
-    let (function, constructor) = (id("function"), id("constructor"));
-    fn child<'n>(n: &Node<'n>, f: Option<std::num::NonZeroU16>) -> Option<Node<'n>> {
-        f.and_then(|f| n.child_by_field_id(f.get()))
-    }
     for p in pending {
         match p {
             Pending::Call(c) => {
-                if let Some(f) = child(c, function).or_else(|| child(c, constructor)) {
+                if let Some(f) = c
+                    .field(Field::FUNCTION)
+                    .or_else(|| c.field(Field::CONSTRUCTOR))
+                {
                     skip.insert(f.id());
                 }
             }
@@ -311,15 +306,16 @@ impl<'t> Extractor<'_, 't> {
     /// `for (const f of fns)`: `f` takes the values of `fns` (a `for ... in` takes keys, which
     /// are no functions). Whether the binding was made here.
     pub(super) fn for_of(&mut self, n: Node) -> bool {
-        let Some(p) = n.parent() else { return false };
+        let Some(p) = self.for_loops.get(&n.id()).copied() else {
+            return false;
+        };
         if p.kind() != "for_in_statement"
-            || p.child_by_field_name("operator").map(|o| o.kind()) != Some("of")
-            || p.child_by_field_name("left")
-                .is_none_or(|l| l.id() != n.id())
+            || p.field(Field::OPERATOR).map(|o| o.kind()) != Some("of")
+            || p.field(Field::LEFT).is_none_or(|l| l.id() != n.id())
         {
             return false;
         }
-        let Some(mut value) = p.child_by_field_name("right").and_then(|r| self.segs(r)) else {
+        let Some(mut value) = p.field(Field::RIGHT).and_then(|r| self.segs(r)) else {
             return false;
         };
         value.push(Seg::Iter);
@@ -390,10 +386,10 @@ impl<'t> Extractor<'_, 't> {
                 continue;
             }
             let default = ch
-                .child_by_field_name("value")
+                .field(Field::VALUE)
                 .or_else(|| {
                     (ch.kind() == "assignment_pattern")
-                        .then(|| ch.child_by_field_name("right"))
+                        .then(|| ch.field(Field::RIGHT))
                         .flatten()
                 })
                 .and_then(|v| self.segs(v));
@@ -403,9 +399,9 @@ impl<'t> Extractor<'_, 't> {
                 defaults.push(default);
                 continue;
             }
-            let named = ["name", "pattern", "left"]
+            let named = [Field::NAME, Field::PATTERN, Field::LEFT]
                 .iter()
-                .find_map(|f| ch.child_by_field_name(f))
+                .find_map(|f| ch.field(*f))
                 .filter(|n| n.kind() == "identifier")
                 .or_else(|| first_identifier(ch));
             if named.is_none() {
@@ -413,7 +409,7 @@ impl<'t> Extractor<'_, 't> {
             }
             let rest = ch.kind() == "rest_pattern"
                 || ch
-                    .child_by_field_name("pattern")
+                    .field(Field::PATTERN)
                     .is_some_and(|p| p.kind() == "rest_pattern");
             if rest {
                 star = Some(i as u32);
@@ -489,12 +485,12 @@ impl<'t> Extractor<'_, 't> {
         let mut path = Vec::new();
         let mut cur = left;
         while cur.kind() == "member_expression" {
-            let p = cur.child_by_field_name("property")?;
+            let p = cur.field(Field::PROPERTY)?;
             if p.kind() != "property_identifier" || path.len() > 8 {
                 return None;
             }
             path.push(self.text(p));
-            cur = cur.child_by_field_name("object")?;
+            cur = cur.field(Field::OBJECT)?;
         }
         if cur.kind() != "identifier" {
             return None;
@@ -538,10 +534,7 @@ impl<'t> Extractor<'_, 't> {
             if pair.kind() != "pair" {
                 continue;
             }
-            let (Some(k), Some(v)) = (
-                pair.child_by_field_name("key"),
-                pair.child_by_field_name("value"),
-            ) else {
+            let (Some(k), Some(v)) = (pair.field(Field::KEY), pair.field(Field::VALUE)) else {
                 continue;
             };
             if !plain_key(k) {
@@ -566,11 +559,11 @@ impl<'t> Extractor<'_, 't> {
     pub(super) fn name_fields(&mut self, body: Node) {
         for f in named_parts(body) {
             let name = match f.kind() {
-                "field_definition" => f.child_by_field_name("property"),
-                "public_field_definition" => f.child_by_field_name("name"),
+                "field_definition" => f.field(Field::PROPERTY),
+                "public_field_definition" => f.field(Field::NAME),
                 _ => None,
             };
-            if let (Some(name), Some(v)) = (name, f.child_by_field_name("value"))
+            if let (Some(name), Some(v)) = (name, f.field(Field::VALUE))
                 && matches!(v.kind(), "arrow_function" | "function_expression")
             {
                 let name = self.text(name);
@@ -585,22 +578,19 @@ impl<'t> Extractor<'_, 't> {
     /// has a name of its own (`on('x', function handler() {})`).
     pub(super) fn function_value(&mut self, n: Node<'t>) {
         let own = (n.kind() == "function_expression")
-            .then(|| n.child_by_field_name("name"))
+            .then(|| n.field(Field::NAME))
             .flatten()
             .map(|k| self.text(k));
         let params = n
-            .child_by_field_name("parameters")
+            .field(Field::PARAMETERS)
             .map(|p| self.params(p))
-            .or_else(|| {
-                n.child_by_field_name("parameter")
-                    .map(|p| vec![self.text(p)])
-            })
+            .or_else(|| n.field(Field::PARAMETER).map(|p| vec![self.text(p)]))
             .unwrap_or_default();
         let types = n
-            .child_by_field_name("parameters")
+            .field(Field::PARAMETERS)
             .map(|p| self.param_types(p))
             .unwrap_or_default();
-        let body = n.child_by_field_name("body").unwrap_or(n);
+        let body = n.field(Field::BODY).unwrap_or(n);
         let (kind, name) = match own {
             Some(name) => (DefKind::Func, name),
             None => (DefKind::Scope, "<scope>".to_string()),
@@ -610,7 +600,7 @@ impl<'t> Extractor<'_, 't> {
             d.params = params;
             d.param_types = types;
         }
-        if let Some(p) = n.child_by_field_name("parameters")
+        if let Some(p) = n.field(Field::PARAMETERS)
             && js_params_special(p)
         {
             self.pending
@@ -645,23 +635,23 @@ impl<'t> Extractor<'_, 't> {
     /// own name (`return class Widget {}`); an anonymous one bound to nothing is no node.
     pub(super) fn class_expression(&mut self, n: Node<'t>) {
         let Some(p) = n.parent() else { return };
-        let is = |f: &str| p.child_by_field_name(f).is_some_and(|c| c.id() == n.id());
+        let is = |f: Field| p.field(f).is_some_and(|c| c.id() == n.id());
         let bound = match p.kind() {
-            "variable_declarator" if is("value") => p.child_by_field_name("name"),
-            "assignment_expression" if is("right") => p.child_by_field_name("left"),
+            "variable_declarator" if is(Field::VALUE) => p.field(Field::NAME),
+            "assignment_expression" if is(Field::RIGHT) => p.field(Field::LEFT),
             _ => None,
         }
         .filter(|b| b.kind() == "identifier");
         // `registry.Note = class extends Base {}` is `registry.Note`.
         let path = match p.kind() {
-            "assignment_expression" if bound.is_none() && is("right") => p
-                .child_by_field_name("left")
+            "assignment_expression" if bound.is_none() && is(Field::RIGHT) => p
+                .field(Field::LEFT)
                 .filter(|l| l.kind() == "member_expression")
                 .and_then(|l| self.property_path(l))
                 .filter(|p| !p.iter().any(|x| x == "prototype")),
             _ => None,
         };
-        let name = match (&path, bound.or_else(|| n.child_by_field_name("name"))) {
+        let name = match (&path, bound.or_else(|| n.field(Field::NAME))) {
             (Some(path), _) => path.join("."),
             (None, Some(name)) => self.text(name),
             (None, None) => return,
@@ -671,7 +661,7 @@ impl<'t> Extractor<'_, 't> {
         } else if bound.is_some() && p.kind() == "assignment_expression" {
             self.assigned.push((n, name.clone()));
         }
-        let Some(body) = n.child_by_field_name("body") else {
+        let Some(body) = n.field(Field::BODY) else {
             return;
         };
         let mut bases = Vec::new();
@@ -683,7 +673,7 @@ impl<'t> Extractor<'_, 't> {
             for part in named_parts(h) {
                 match part.kind() {
                     "extends_clause" => {
-                        bases.extend(part.child_by_field_name("value").and_then(|v| self.segs(v)))
+                        bases.extend(part.field(Field::VALUE).and_then(|v| self.segs(v)))
                     }
                     "implements_clause" => {
                         bases.extend(named_parts(part).into_iter().filter_map(|t| self.segs(t)))
@@ -738,15 +728,14 @@ impl<'t> Extractor<'_, 't> {
                             ));
                         }
                         "object_assignment_pattern" => {
-                            if let Some(l) = ch.child_by_field_name("left") {
+                            if let Some(l) = ch.field(Field::LEFT) {
                                 self.destructure_key(scope, line, l, l, &value, depth);
                             }
                         }
                         "pair_pattern" => {
-                            if let (Some(k), Some(t)) = (
-                                ch.child_by_field_name("key"),
-                                ch.child_by_field_name("value"),
-                            ) {
+                            if let (Some(k), Some(t)) =
+                                (ch.field(Field::KEY), ch.field(Field::VALUE))
+                            {
                                 self.destructure_key(scope, line, k, t, &value, depth);
                             }
                         }
@@ -772,7 +761,7 @@ impl<'t> Extractor<'_, 't> {
                         break;
                     }
                     let target = if ch.kind() == "assignment_pattern" {
-                        match ch.child_by_field_name("left") {
+                        match ch.field(Field::LEFT) {
                             Some(l) => l,
                             None => continue,
                         }
@@ -803,13 +792,13 @@ impl<'t> Extractor<'_, 't> {
             "property_identifier" | "shorthand_property_identifier_pattern" | "identifier" => {
                 self.text(key)
             }
-            "string" | "number" => unquote(&self.text(key)),
+            "string" | "number" => unquote(self.str(key)),
             _ => return,
         };
         let mut v = value.to_vec();
         v.push(Seg::Name(key));
         let target = if target.kind() == "assignment_pattern" {
-            match target.child_by_field_name("left") {
+            match target.field(Field::LEFT) {
                 Some(l) => l,
                 None => return,
             }

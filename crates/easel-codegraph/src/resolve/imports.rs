@@ -256,7 +256,7 @@ impl<'a> Resolver<'a> {
             && let Some(t) = targets.get(ii as usize)
         {
             record(Dep::File(fi));
-            merge(deps);
+            merge_imports_of(fi, deps);
             return t.clone();
         }
         self.import_files_uncached(fi, ii, depth)

@@ -81,7 +81,8 @@ pub(crate) use index::init_dirs;
 pub(crate) use summary::{Summary, same_interface, summarize};
 
 use crate::deps::{
-    Dep, DepKey, FileId, LazyPerFile, Ref, Table, merge, record, tag, tracked, tracked_merged,
+    Dep, DepKey, FileId, LazyPerFile, Ref, Table, merge, merge_imports_of, record, tag, tracked,
+    tracked_merged,
 };
 use crate::extract::{CallSite, DefKind, FileFacts, ImportKind, Seg};
 use crate::files::{Files, TrackedFiles};
