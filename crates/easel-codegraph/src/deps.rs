@@ -67,6 +67,9 @@ pub(crate) mod tag {
     pub(crate) const PY_MOD_ATTRS: u8 = 15;
     /// A file's call sites ([`super::Dep::Body`]).
     pub(crate) const BODY: u8 = 16;
+    /// JavaScript calls registering a listener for (`on <event>`) or firing on `this`
+    /// (`fire <event>`) an event named by a string literal.
+    pub(crate) const JS_EVENTS: u8 = 17;
 }
 
 /// FNV-1a: stable across runs and builds, unlike the hashers of the maps.

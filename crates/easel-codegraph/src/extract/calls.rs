@@ -208,6 +208,9 @@ impl<'t> Extractor<'_, 't> {
             }
             self.this_store(n, f, scope, &args);
         }
+        if self.lang.is_js_family() {
+            self.note_event(&callee, field(Field::ARGUMENTS));
+        }
         self.facts.calls.push(CallSite {
             scope,
             callee,

@@ -231,6 +231,11 @@ pub struct FileFacts {
     /// read outside it.
     #[serde(default)]
     pub cond_blocks: Vec<(u32, u32)>,
+    /// JavaScript calls that register a listener or fire an event named by a string literal
+    /// (`x.on('done', f)`, `this.emit('done')`, `this.dispatchEvent(new Event('done'))`): the
+    /// call's index and the event's name.
+    #[serde(default)]
+    pub events: Vec<(u32, String)>,
 }
 
 impl AssignFact {
@@ -293,6 +298,7 @@ impl FileFacts {
             literals: self.literals.clone(),
             default_export: self.default_export.clone(),
             cond_blocks: self.cond_blocks.clone(),
+            events: self.events.clone(),
         }
     }
 }

@@ -172,7 +172,41 @@ const LISTEN_METHODS: &[&str] = &[
     "addEventListener",
 ];
 
+/// Methods of an event emitter that run the listeners of an event.
+const FIRE_METHODS: &[&str] = &["emit", "dispatchEvent"];
+
 impl<'s, 't> Extractor<'s, 't> {
+    /// Notes the event a call about to be pushed registers a listener for or fires, when a
+    /// string literal names it (`x.on('done', f)`, `this.emit('done')`,
+    /// `this.dispatchEvent(new Event('done'))`): the resolver matches listeners registered on
+    /// an instance of an emitter class with the methods of that class firing the same event.
+    pub(super) fn note_event(&mut self, callee: &[Seg], args: Option<Node>) {
+        let [_, .., Seg::Name(m)] = callee else {
+            return;
+        };
+        let fires = FIRE_METHODS.contains(&m.as_str());
+        if !fires && !LISTEN_METHODS.contains(&m.as_str()) && m != "prependOnceListener" {
+            return;
+        }
+        let Some(first) = args.and_then(|a| a.named_child(0)) else {
+            return;
+        };
+        let name = match first.kind() {
+            "string" => self.literal_key(first),
+            // `new Event('change')`, `new CustomEvent('change', { detail })`.
+            "new_expression" if fires => first
+                .field(Field::ARGUMENTS)
+                .and_then(|a| a.named_child(0))
+                .filter(|s| s.kind() == "string")
+                .and_then(|s| self.literal_key(s)),
+            _ => None,
+        };
+        if let Some(name) = name {
+            let ci = self.facts.calls.len() as u32;
+            self.facts.events.push((ci, name));
+        }
+    }
+
     /// A listener registered on an emitter a class holds (`this.ee.on('x', fn)`) is run by the
     /// methods of that class that emit on it (`this.ee.emit('x')`), not by the registration:
     /// the listener is stored as a value of the field (as [`Self::this_store`] does) and each

@@ -591,6 +591,7 @@ impl<'a> Resolver<'a> {
             py_used: Table::new(tag::PY_USED),
             py_props: Table::new(tag::PY_PROPS),
             py_mod_attrs: Table::new(tag::PY_MOD_ATTRS),
+            js_events: Table::new(tag::JS_EVENTS),
             decorators: Vec::with_capacity(files.len()),
             contrib: Vec::with_capacity(files.len()),
         };
@@ -655,6 +656,7 @@ impl<'a> Resolver<'a> {
             tag::PY_USED => set_entry(&mut self.py_used, k, out),
             tag::PY_PROPS => set_entry(&mut self.py_props, k, out),
             tag::PY_MOD_ATTRS => push_entry(&mut self.py_mod_attrs, k.clone(), rf, out),
+            tag::JS_EVENTS => push_entry(&mut self.js_events, k.clone(), rf, out),
             _ => {}
         }
     }

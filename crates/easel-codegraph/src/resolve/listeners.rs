@@ -16,6 +16,28 @@ const REGISTER: &[&str] = &[
 ];
 const FIRE: &[&str] = &["emit", "dispatchEvent"];
 
+/// A file's [`tag::JS_EVENTS`] entries: its calls registering a listener for an event named by
+/// a string literal (`on <event>`), and those firing one on `this` (`fire <event>`), which an
+/// emitter class of the repository inheriting `emit` from a library does.
+pub(super) fn event_entries(f: &FileFacts) -> Vec<(u8, String, DefId)> {
+    let mut out = Vec::new();
+    for (ci, ev) in &f.events {
+        let Some(c) = f.calls.get(*ci as usize) else {
+            continue;
+        };
+        match c.callee.as_slice() {
+            [Seg::Name(t), Seg::Name(m)] if t == "this" && FIRE.contains(&m.as_str()) => {
+                out.push((tag::JS_EVENTS, format!("fire {ev}"), *ci));
+            }
+            [_, .., Seg::Name(m)] if REGISTER.contains(&m.as_str()) => {
+                out.push((tag::JS_EVENTS, format!("on {ev}"), *ci));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 impl<'a> Resolver<'a> {
     /// Whether call `o` of file `fi` registers a listener on a receiver the file also fires
     /// (the same receiver as written).
@@ -28,6 +50,9 @@ impl<'a> Resolver<'a> {
         };
         if recv.is_empty() || !REGISTER.contains(&m.as_str()) {
             return false;
+        }
+        if self.fired_by_class(fi, o, outer, recv, m) {
+            return true;
         }
         self.files[fi as usize].calls.iter().any(|c| {
             matches!(c.callee.split_last(), Some((Seg::Name(f), r))
@@ -58,8 +83,8 @@ impl<'a> Resolver<'a> {
         if recv.is_empty() || !FIRE.contains(&m.as_str()) {
             return None;
         }
+        let mut out = self.class_listeners(fi, call);
         let calls = &self.files[fi as usize].calls;
-        let mut out = Vec::new();
         for (o, reg) in calls.iter().enumerate() {
             let registers = matches!(reg.callee.split_last(), Some((Seg::Name(r), rr))
                 if rr == recv && REGISTER.contains(&r.as_str()))
@@ -83,5 +108,125 @@ impl<'a> Resolver<'a> {
         out.sort_by_key(|(r, b)| (r.file, r.def, *b));
         out.dedup();
         Some(out)
+    }
+}
+
+impl<'a> Resolver<'a> {
+    /// The event call `ci` of file `fi` registers or fires, when a string literal names it.
+    fn event_of(&self, fi: FileId, ci: u32) -> Option<&str> {
+        let events = &self.files[fi as usize].events;
+        let i = events.binary_search_by_key(&ci, |(c, _)| *c).ok()?;
+        Some(events[i].1.as_str())
+    }
+
+    /// The classes of the repository `recv` (seen at call `reg`) may be an instance of, that
+    /// do not define `method` themselves: emitters whose `on`/`emit` a library gives.
+    fn emitter_classes(&self, fi: FileId, reg: &CallSite, recv: &[Seg], method: &str) -> Vec<Ref> {
+        let mut out = Vec::new();
+        for v in self.eval(fi, reg.scope, recv, Some(reg.line), 0) {
+            if let Val::Instance(c) | Val::SelfOf(c) = v
+                && self.def(c).kind == DefKind::Class
+                && self.class_member(c, method, 0, false).is_empty()
+                && !out.contains(&c)
+            {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// The class whose `this` a firing call (`this.emit('x')`, index `ci` of file `fi`) fires
+    /// on, when `emit` is not the repository's own.
+    fn firing_class(&self, fi: FileId, ci: u32) -> Option<Ref> {
+        let call = self.call_site(fi, ci)?;
+        let Some(Seg::Name(m)) = call.callee.last() else {
+            return None;
+        };
+        let k = self.enclosing_class(fi, call.scope)?;
+        (self.def(k).kind == DefKind::Class && self.class_member(k, m, 0, false).is_empty())
+            .then_some(k)
+    }
+
+    /// Whether registration `o` (`d.on('done', f)`) of file `fi` adds a listener to an instance
+    /// of an emitter class of the repository with a method firing that event on `this`
+    /// (`this.emit('done')`, in the class or a base): that method runs the listener.
+    fn fired_by_class(&self, fi: FileId, o: u32, reg: &CallSite, recv: &[Seg], m: &str) -> bool {
+        let Some(ev) = self.event_of(fi, o) else {
+            return false;
+        };
+        let Some(fires) = self.js_events.get(&format!("fire {ev}")) else {
+            return false;
+        };
+        let classes = self.emitter_classes(fi, reg, recv, m);
+        if classes.is_empty() {
+            return false;
+        }
+        fires.iter().any(|f| {
+            self.firing_class(f.file, f.def)
+                .is_some_and(|k| classes.iter().any(|&c| self.mro(c, 0).contains(&k)))
+        })
+    }
+
+    /// What `this.emit('done')` in a method of an emitter class of the repository runs: the
+    /// listeners of `done` registered, in any file, on an instance of that class or of a
+    /// subclass.
+    fn class_listeners(&self, fi: FileId, call: &CallSite) -> Vec<(Ref, bool)> {
+        let mut out = Vec::new();
+        let [Seg::Name(t), Seg::Name(_)] = call.callee.as_slice() else {
+            return out;
+        };
+        if t != "this" {
+            return out;
+        }
+        // The call may be a copy (the second pass): found among the file's named events.
+        let facts = &self.files[fi as usize];
+        let Some((ci, ev)) = facts.events.iter().find(|(ci, _)| {
+            facts.calls.get(*ci as usize).is_some_and(|c| {
+                c.line == call.line && c.scope == call.scope && c.callee == call.callee
+            })
+        }) else {
+            return out;
+        };
+        let Some(k) = self.firing_class(fi, *ci) else {
+            return out;
+        };
+        let Some(regs) = self.js_events.get(&format!("on {ev}")) else {
+            return out;
+        };
+        for r in regs {
+            let Some(reg) = self.call_site(r.file, r.def) else {
+                continue;
+            };
+            let [recv @ .., Seg::Name(m)] = reg.callee.as_slice() else {
+                continue;
+            };
+            let classes = self.emitter_classes(r.file, reg, recv, m);
+            if !classes.iter().any(|&c| self.mro(c, 0).contains(&k)) {
+                continue;
+            }
+            let calls = &self.files.untracked().get(r.file as usize).calls;
+            let listeners = calls
+                .iter()
+                .skip(r.def as usize + 1)
+                .take_while(|c| c.via == Some(r.def));
+            for cb in listeners {
+                for v in self.eval(r.file, cb.scope, &cb.callee, Some(cb.line), 0) {
+                    match v {
+                        Val::Func(f) => out.push((f, false)),
+                        Val::Bound(f) => out.push((f, true)),
+                        // `addEventListener('x', obj)`: the DOM calls `obj.handleEvent(e)`.
+                        Val::Instance(c) if m == "addEventListener" => {
+                            for h in self.class_member(c, "handleEvent", 0, false) {
+                                if let Val::Func(f) | Val::Bound(f) = h {
+                                    out.push((f, true));
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
     }
 }

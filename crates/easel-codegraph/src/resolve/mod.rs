@@ -280,6 +280,9 @@ pub(crate) struct Resolver<'a> {
     /// `mod` is a name some import of the file binds: a possible value of `attr` in the
     /// module `mod` turns out to be, worked out when read.
     py_mod_attrs: Table<String, Vec<Ref>>,
+    /// [`tag::JS_EVENTS`]: by `on <event>` / `fire <event>`, the calls (a [`Ref`] whose
+    /// `def` is the call's index) registering or firing it.
+    js_events: Table<String, Vec<Ref>>,
     /// Per file, the calls that decorate a definition (from the file's [`Summary`]).
     decorators: Vec<Vec<u32>>,
     /// Per file, the keys of the tables built from facts that the file adds entries to.

@@ -74,6 +74,7 @@ pub(crate) fn summarize(f: &FileFacts) -> Summary {
                 .filter(|d| d.accessor != 0)
                 .map(|d| (tag::PY_PROPS, d.name.clone(), NO_DEF)),
         );
+        entries.extend(super::listeners::event_entries(f));
     }
     let decorators = f
         .calls
