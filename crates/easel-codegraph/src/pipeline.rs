@@ -68,7 +68,7 @@ pub struct Built {
 /// Every source file under `root` that a language here knows, honouring `.gitignore`,
 /// `.ignore` and hidden files; paths relative to `root`, sorted.
 pub fn discover(root: &Path) -> Result<Vec<(String, Lang)>, GraphError> {
-    discover_all(root).map(|(files, _, _)| files)
+    discover_all(root).map(|d| d.files)
 }
 
 /// Build the graph of the repository at `root`.
@@ -86,7 +86,12 @@ pub fn build_then<T>(
     then: impl FnOnce(&Built) -> T,
 ) -> Result<(Built, T), GraphError> {
     let start = Instant::now();
-    let (files, too_large, configs) = discover_all(root)?;
+    let Discovered {
+        files,
+        stamps,
+        large: too_large,
+        configs,
+    } = discover_all(root)?;
     let ts = tsconfig::TsConfigs::load(root, &configs);
     tracing::debug!(
         ms = start.elapsed().as_millis(),
@@ -95,7 +100,7 @@ pub fn build_then<T>(
     );
     let settled = settled_before_now();
     if opts.use_cache
-        && let Some((graph, lines)) = kept_when_unchanged(root, &files, settled, ts.salt)
+        && let Some((graph, lines)) = kept_when_unchanged(root, &files, &stamps, settled, ts.salt)
     {
         let stats = BuildStats {
             files: files.len(),
@@ -134,7 +139,7 @@ pub fn build_then<T>(
         total: files.len(),
         report: opts.progress,
     };
-    let loaded = load(root, &files, &cache, settled, ts.salt, &progress);
+    let loaded = load(root, &files, &stamps, &cache, settled, ts.salt, &progress);
     let (parsed, preloaded) = parse_changed(root, &files, &loaded, opts.use_cache, &ts, &progress);
     let Gathered {
         items,
@@ -223,7 +228,19 @@ type Found = Vec<(String, Lang)>;
 
 /// Phase 1: the source files under `root`, and those left out for their size.
 /// Also the `tsconfig.json` / `jsconfig.json` files, whose path aliases imports may use.
-fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>, Vec<String>), GraphError> {
+/// What phase 1 found.
+struct Discovered {
+    files: Found,
+    /// Each file's stamp (size and modification time) as the walk saw it: stated once, here,
+    /// not again by the fast path and by `load`.
+    stamps: Vec<Option<cache::Stamp>>,
+    /// Files over the size cap.
+    large: Vec<Skipped>,
+    /// `tsconfig.json`/`jsconfig.json` paths.
+    configs: Vec<String>,
+}
+
+fn discover_all(root: &Path) -> Result<Discovered, GraphError> {
     if !root.is_dir() {
         return Err(GraphError::NotADirectory {
             path: root.to_path_buf(),
@@ -266,19 +283,26 @@ fn discover_all(root: &Path) -> Result<(Found, Vec<Skipped>, Vec<String>), Graph
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
-        if entry.metadata().is_ok_and(|m| m.len() > MAX_FILE_BYTES) {
+        let meta = entry.metadata().ok();
+        if meta.as_ref().is_some_and(|m| m.len() > MAX_FILE_BYTES) {
             large.push(Skipped {
                 path: rel,
                 reason: SkipReason::TooLarge,
             });
             continue;
         }
-        out.push((rel, lang));
+        out.push((rel, lang, meta.as_ref().and_then(cache::Stamp::of)));
     }
-    out.sort();
+    out.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     large.sort_by(|a, b| a.path.cmp(&b.path));
     configs.sort();
-    Ok((out, large, configs))
+    let (files, stamps) = out.into_iter().map(|(r, l, s)| ((r, l), s)).unzip();
+    Ok(Discovered {
+        files,
+        stamps,
+        large,
+        configs,
+    })
 }
 
 /// Timestamps are coarse: a file written in the last two seconds may have changed again
@@ -299,6 +323,7 @@ fn settled_before_now() -> u128 {
 fn kept_when_unchanged(
     root: &Path,
     files: &Found,
+    stamps: &[Option<cache::Stamp>],
     settled: u128,
     salt: u64,
 ) -> Option<(Graph, u64)> {
@@ -306,19 +331,19 @@ fn kept_when_unchanged(
     if total == 0 {
         return None;
     }
-    let stamps = cache::load_stamps(root)?;
-    if stamps.len() != total {
+    let kept = cache::load_stamps(root)?;
+    if kept.len() != total {
         return None;
     }
     let keys: Vec<[u8; 32]> = files
         .par_iter()
-        .map(|(rel, lang)| {
-            let m = std::fs::metadata(root.join(rel)).ok()?;
-            let st = salted(cache::Stamp::of(&m)?, *lang, salt);
+        .zip(stamps)
+        .map(|((rel, lang), st)| {
+            let st = salted((*st)?, *lang, salt);
             if !st.older_than(settled) {
                 return None;
             }
-            match stamps.get(rel) {
+            match kept.get(rel) {
                 Some((old, k)) if *old == st => Some(*k),
                 _ => None,
             }
@@ -360,6 +385,7 @@ enum Got<'c> {
 fn load<'c>(
     root: &Path,
     files: &Found,
+    stamps: &[Option<cache::Stamp>],
     cache: &'c cache::Cache,
     settled: u128,
     salt: u64,
@@ -367,8 +393,9 @@ fn load<'c>(
 ) -> Vec<Result<Loaded<'c>, String>> {
     files
         .par_iter()
-        .map(|(rel, lang)| {
-            let r = load_one(root, rel, *lang, cache, settled, salt);
+        .zip(stamps)
+        .map(|((rel, lang), stamp)| {
+            let r = load_one(root, rel, *lang, *stamp, cache, settled, salt);
             if !matches!(r, Ok((Got::Parse(..), ..))) {
                 progress.one_more();
             }
@@ -381,6 +408,7 @@ fn load_one<'c>(
     root: &Path,
     rel: &str,
     lang: Lang,
+    stamp: Option<cache::Stamp>,
     cache: &'c cache::Cache,
     settled: u128,
     salt: u64,
@@ -389,10 +417,7 @@ fn load_one<'c>(
     // A file whose size and modification time are those of the last run has the content hash
     // of the last run: no need to read it again. Cached facts are decoded when something reads
     // them; their head now.
-    let stamp = std::fs::metadata(&path)
-        .ok()
-        .and_then(|m| cache::Stamp::of(&m))
-        .map(|st| salted(st, lang, salt));
+    let stamp = stamp.map(|st| salted(st, lang, salt));
     if let Some(st) = stamp
         && st.older_than(settled)
         && let Some(key) = cache.key_for(rel, st)
