@@ -85,6 +85,12 @@ impl<'t> Extractor<'_, 't> {
             if matches!(path.as_str(), "require" | "exports" | "module") {
                 continue;
             }
+            // A loader plugin (`text!x.html`) or a URL is no module of the repository.
+            let path = if path.starts_with(['.', '/']) || path.contains(['!', ':']) {
+                path
+            } else {
+                format!("{AMD_ID_PREFIX}{path}")
+            };
             self.facts.imports.push(ImportFact {
                 scope: Some(fd as u32),
                 line: fline,
