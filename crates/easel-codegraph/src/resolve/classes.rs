@@ -150,6 +150,14 @@ impl<'a> Resolver<'a> {
                 if JS_COLLECTION_METHODS.contains(&name)
                     && !self.literal_parts(*f, *id).3.iter().any(|(k, _)| k == name)
                 {
+                    // An object spread into it (`{ ...require('./cache') }`) may have it: a
+                    // plain object's `get` is the object's own.
+                    if self.literal_parts(*f, *id).3.iter().any(|(k, _)| k == "**") {
+                        let own = self.element(v, name, depth + 1);
+                        if !own.is_empty() {
+                            return own;
+                        }
+                    }
                     return match name {
                         "get" => vec![Val::LitMethod(*f, *id, View::Get)],
                         _ => Vec::new(),
