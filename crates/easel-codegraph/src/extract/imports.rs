@@ -107,15 +107,20 @@ impl<'t> Extractor<'_, 't> {
         let Some(body) = factory.child_by_field_name("body") else {
             return;
         };
-        let returned = if body.kind() == "statement_block" {
-            named_parts(body)
-                .into_iter()
-                .find(|c| c.kind() == "return_statement")
-                .and_then(|r| r.named_child(0))
-        } else {
-            Some(body)
-        };
-        if let Some(v) = returned {
+        // A factory with a body: what its call returns, read inside it (`var api = {…};
+        // return api;` names a local of the factory).
+        if body.kind() == "statement_block" {
+            self.facts.assigns.push(AssignFact {
+                scope: None,
+                target: vec!["exports".into()],
+                value: Some(vec![Seg::Lambda(fd as u32), Seg::Call]),
+                type_name: None,
+                elements: Vec::new(),
+                line,
+            });
+            return;
+        }
+        if let Some(v) = Some(body) {
             let value = self.segs(v);
             let elements = self.elements(v);
             self.facts.assigns.push(AssignFact {
