@@ -81,6 +81,15 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
+        // `T.prototype` of a constructor function with prototype methods holds them:
+        // `Shape.prototype.describe.call(this)` runs `Shape.describe`.
+        if let Val::Func(r) = v
+            && name == "prototype"
+            && self.lang(r.file).is_js_family()
+            && self.def(*r).has_proto
+        {
+            return vec![Val::Instance(*r)];
+        }
         match v {
             Val::Module(m) => {
                 let mut out = self.module_member(*m, name, depth, true);
