@@ -526,6 +526,15 @@ impl<'t> Extractor<'_, 't> {
                     out.push(Seg::Lit(lit));
                     return Some(());
                 }
+                // An IIFE (`(function () { ... return api })()`): the value is what its
+                // anonymous function returns (the revealing module pattern).
+                if self.lang.is_js_family()
+                    && let Some(d) = self.iife_scope(field(Field::FUNCTION)?)
+                {
+                    out.push(Seg::Lambda(d));
+                    out.push(Seg::Call);
+                    return Some(());
+                }
                 self.segs_into(field(Field::FUNCTION)?, out, depth + 1)?;
                 out.push(Seg::Call);
             }
@@ -559,6 +568,18 @@ impl<'t> Extractor<'_, 't> {
             _ => return None,
         }
         Some(())
+    }
+
+    /// The anonymous function a call runs in place, through its parentheses.
+    fn iife_scope(&self, f: Node) -> Option<u32> {
+        let mut f = f;
+        while f.kind() == "parenthesized_expression" {
+            f = f.named_child(0)?;
+        }
+        if !matches!(f.kind(), "function_expression" | "arrow_function") {
+            return None;
+        }
+        self.def_at(f, &[DefKind::Scope])
     }
 
     #[allow(clippy::type_complexity)]

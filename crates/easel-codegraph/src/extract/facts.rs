@@ -155,6 +155,17 @@ pub enum ImportKind {
     Star { path: String, level: u32 },
 }
 
+/// How an AMD dependency without `./` (`define(["app/util"], …)`) is written in an import's
+/// path: RequireJS looks it up from its baseUrl, a folder the file does not name, so the
+/// resolver tries the file's folders ([`amd_module_id`]) where a plain specifier would be a
+/// package.
+pub(crate) const AMD_ID_PREFIX: &str = "amd:";
+
+/// The module id of an AMD dependency written with [`AMD_ID_PREFIX`].
+pub(crate) fn amd_module_id(path: &str) -> Option<&str> {
+    path.strip_prefix(AMD_ID_PREFIX)
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ImportFact {
     pub scope: Option<u32>,

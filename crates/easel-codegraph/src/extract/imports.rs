@@ -85,6 +85,12 @@ impl<'t> Extractor<'_, 't> {
             if matches!(path.as_str(), "require" | "exports" | "module") {
                 continue;
             }
+            // A loader plugin (`text!x.html`) or a URL is no module of the repository.
+            let path = if path.starts_with(['.', '/']) || path.contains(['!', ':']) {
+                path
+            } else {
+                format!("{AMD_ID_PREFIX}{path}")
+            };
             self.facts.imports.push(ImportFact {
                 scope: Some(fd as u32),
                 line: fline,
@@ -101,15 +107,20 @@ impl<'t> Extractor<'_, 't> {
         let Some(body) = factory.field(Field::BODY) else {
             return;
         };
-        let returned = if body.kind() == "statement_block" {
-            named_parts(body)
-                .into_iter()
-                .find(|c| c.kind() == "return_statement")
-                .and_then(|r| r.named_child(0))
-        } else {
-            Some(body)
-        };
-        if let Some(v) = returned {
+        // A factory with a body: what its call returns, read inside it (`var api = {…};
+        // return api;` names a local of the factory).
+        if body.kind() == "statement_block" {
+            self.facts.assigns.push(AssignFact {
+                scope: None,
+                target: vec!["exports".into()],
+                value: Some(vec![Seg::Lambda(fd as u32), Seg::Call]),
+                type_name: None,
+                elements: Vec::new(),
+                line,
+            });
+            return;
+        }
+        if let Some(v) = Some(body) {
             let value = self.segs(v);
             let elements = self.elements(v);
             self.facts.assigns.push(AssignFact {

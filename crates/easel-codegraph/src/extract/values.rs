@@ -515,7 +515,7 @@ impl<'t> Extractor<'_, 't> {
                 .into_iter()
                 .filter(|m| m.kind() == "method_definition")
                 .collect();
-            if methods.is_empty() || n.parent().is_some_and(|p| p.kind() == "export_statement") {
+            if methods.is_empty() || n.parent().is_some_and(|p| self.exported_literal(p)) {
                 return;
             }
             for m in methods {
@@ -552,6 +552,18 @@ impl<'t> Extractor<'_, 't> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Whether an object literal under `p` is the module's value (`export = {…}`,
+    /// `module.exports = {…}`): its methods are the module's own functions.
+    fn exported_literal(&self, p: Node) -> bool {
+        match p.kind() {
+            "export_statement" => true,
+            "assignment_expression" => p.field(Field::LEFT).is_some_and(|l| {
+                self.src.get(l.byte_range()) == Some(b"module.exports".as_slice())
+            }),
+            _ => false,
         }
     }
 

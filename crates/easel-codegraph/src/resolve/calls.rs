@@ -128,7 +128,9 @@ impl<'a> Resolver<'a> {
                     return None;
                 }
                 match alias {
-                    Some(_) => path.clone(),
+                    Some(_) => crate::extract::amd_module_id(path)
+                        .unwrap_or(path)
+                        .to_string(),
                     None => head.to_string(),
                 }
             }

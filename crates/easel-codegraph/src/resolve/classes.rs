@@ -81,6 +81,15 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
+        // `T.prototype` of a constructor function with prototype methods holds them:
+        // `Shape.prototype.describe.call(this)` runs `Shape.describe`.
+        if let Val::Func(r) = v
+            && name == "prototype"
+            && self.lang(r.file).is_js_family()
+            && self.def(*r).has_proto
+        {
+            return vec![Val::Instance(*r)];
+        }
         match v {
             Val::Module(m) => {
                 let mut out = self.module_member(*m, name, depth, true);
@@ -150,6 +159,14 @@ impl<'a> Resolver<'a> {
                 if JS_COLLECTION_METHODS.contains(&name)
                     && !self.literal_parts(*f, *id).3.iter().any(|(k, _)| k == name)
                 {
+                    // An object spread into it (`{ ...require('./cache') }`) may have it: a
+                    // plain object's `get` is the object's own.
+                    if self.literal_parts(*f, *id).3.iter().any(|(k, _)| k == "**") {
+                        let own = self.element(v, name, depth + 1);
+                        if !own.is_empty() {
+                            return own;
+                        }
+                    }
                     return match name {
                         "get" => vec![Val::LitMethod(*f, *id, View::Get)],
                         _ => Vec::new(),

@@ -148,6 +148,22 @@ impl<'a> Resolver<'a> {
         None
     }
 
+    /// The file of an AMD module id: RequireJS reads it from its baseUrl, by default the
+    /// folder of the entry script, which holds the modules that name each other by id. The
+    /// folders above the naming file, the root first, stand for it: the shallowest one that
+    /// has the module.
+    fn amd_file(&self, from: &str, id: &str) -> Option<FileId> {
+        let dir = dir_of(from);
+        let mut bases = vec![""];
+        bases.extend(dir.match_indices('/').map(|(i, _)| &dir[..i]));
+        if !dir.is_empty() {
+            bases.push(dir);
+        }
+        bases
+            .into_iter()
+            .find_map(|b| self.js_file(&normalize(&format!("{b}/{id}"))))
+    }
+
     /// What a JavaScript module is as a whole (`require('./m')`, `import * as m`, TypeScript
     /// `import m = require()`): the module's names, and the value CommonJS `module.exports =`
     /// (or TypeScript `export =`, an AMD factory's result) gives it.
@@ -309,6 +325,9 @@ impl<'a> Resolver<'a> {
                         .find_map(|c| self.js_file(&normalize(c)))
                         .into_iter()
                         .collect();
+                }
+                if let Some(id) = crate::extract::amd_module_id(path) {
+                    return self.amd_file(&f.path, id).into_iter().collect();
                 }
                 if !path.starts_with('.') {
                     return Vec::new();

@@ -121,6 +121,35 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// `this` in a top-level function a CommonJS module exports (`module.exports = { f() {
+    /// this.g() } }`, `exports.f = function`): it is called as `mod.f()`, so `this` is the
+    /// module's exports.
+    fn cjs_export_this(&self, fi: FileId, scope: Option<DefId>, depth: u32) -> Option<Vec<Val>> {
+        if !self.idx[fi as usize].cjs {
+            return None;
+        }
+        let defs = &self.files[fi as usize].defs;
+        let mut cur = scope;
+        while let Some(d) = cur {
+            let def = &defs[d as usize];
+            if def.kind == DefKind::Func {
+                break;
+            }
+            cur = def.parent;
+        }
+        let d = cur?;
+        let def = &defs[d as usize];
+        if def.parent.is_some() || def.has_proto {
+            return None;
+        }
+        let path = [Seg::Name("exports".into()), Seg::Name(def.name.clone())];
+        let me = Val::Func(Ref { file: fi, def: d });
+        if !self.eval(fi, None, &path, None, depth + 1).contains(&me) {
+            return None;
+        }
+        Some(self.js_module_value(fi, depth + 1))
+    }
+
     /// Look a bare name up from a scope.
     pub(super) fn lookup(
         &self,
@@ -156,6 +185,12 @@ impl<'a> Resolver<'a> {
                         };
                     }
                     return vec![Val::SelfOf(c)];
+                }
+                if name == "this"
+                    && lang.is_js_family()
+                    && let Some(v) = self.cjs_export_this(fi, scope, depth)
+                {
+                    return v;
                 }
                 if name == "self" && lang == Lang::Rust {
                     return Vec::new();
