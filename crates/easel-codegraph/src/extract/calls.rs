@@ -230,14 +230,7 @@ impl<'t> Extractor<'_, 't> {
         // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
         // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.
         for callee in code.unwrap_or_default() {
-            let text = callee
-                .iter()
-                .filter_map(|s| match s {
-                    Seg::Name(n) => Some(n.as_str()),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-                .join(".");
+            let text = CallSite::dotted(&callee);
             self.facts.calls.push(CallSite {
                 maybe: true,
                 ..CallSite::bare(scope, callee, text, line)

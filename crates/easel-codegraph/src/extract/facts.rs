@@ -269,6 +269,18 @@ impl AssignFact {
 }
 
 impl CallSite {
+    /// A callee's written text from its names (`React.createElement`).
+    pub(super) fn dotted(callee: &[Seg]) -> String {
+        callee
+            .iter()
+            .filter_map(|s| match s {
+                Seg::Name(n) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
     /// A call with no arguments to follow, made where the code says (`maybe` false): the
     /// implicit calls (decorators, special methods, callbacks, properties) start from here.
     pub(super) fn bare(scope: Option<u32>, callee: Vec<Seg>, text: String, line: u32) -> CallSite {

@@ -112,14 +112,7 @@ impl<'t> Extractor<'_, 't> {
             )),
         };
         let via = factory.map(|(callee, jsx)| {
-            let text = callee
-                .iter()
-                .filter_map(|s| match s {
-                    Seg::Name(n) => Some(n.as_str()),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-                .join(".");
+            let text = CallSite::dotted(&callee);
             let first = component.as_ref().and_then(|(segs, _)| segs.clone());
             self.facts.calls.push(CallSite {
                 args: vec![first, props.clone()],

@@ -171,12 +171,12 @@ impl<'a> Resolver<'a> {
                     return self.eval(fi, outer, &path, None, depth + 1);
                 }
                 if let Some(c) = self.enclosing_class(fi, scope) {
-                    if lang == Lang::Ruby && self.in_class_method(fi, scope) {
+                    if lang == Lang::Ruby && self.in_class_method(fi, scope).unwrap_or(true) {
                         return vec![Val::Class(c)];
                     }
                     // `this` in a JavaScript static method is the class it is called on: the
                     // class or any subclass (`static create() { return new this(); }`).
-                    if lang.is_js_family() && self.in_static_method(fi, scope) {
+                    if lang.is_js_family() && self.in_class_method(fi, scope) == Some(true) {
                         let ks = self.dispatch_classes(c);
                         return if ks.len() > MAX_VALS {
                             vec![Val::Class(c)]
@@ -295,32 +295,19 @@ impl<'a> Resolver<'a> {
         self.lookup_outside(fi, name, depth)
     }
 
-    pub(super) fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
+    /// Whether the innermost function around `scope` (blocks and arrows are not) is a class
+    /// or static method; `None` at the top of a file.
+    fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> Option<bool> {
         let defs = &self.files[fi as usize].defs;
         let mut cur = scope;
         while let Some(d) = cur {
             let def = &defs[d as usize];
             if def.kind == DefKind::Func {
-                return def.is_classmethod;
+                return Some(def.is_classmethod);
             }
             cur = def.parent;
         }
-        true
-    }
-
-    /// Whether the innermost function around `scope` (arrows are not) is a JavaScript static
-    /// method.
-    fn in_static_method(&self, fi: FileId, scope: Option<DefId>) -> bool {
-        let defs = &self.files[fi as usize].defs;
-        let mut cur = scope;
-        while let Some(d) = cur {
-            let def = &defs[d as usize];
-            if def.kind == DefKind::Func {
-                return def.is_classmethod;
-            }
-            cur = def.parent;
-        }
-        false
+        None
     }
 
     /// Names not bound in the file: star imports and the language's global rules.
