@@ -95,15 +95,7 @@ impl<'a> Resolver<'a> {
         scope: Option<DefId>,
     ) -> Option<(Option<DefId>, Vec<Seg>)> {
         let defs = &self.files[fi as usize].defs;
-        let mut cur = scope;
-        while let Some(d) = cur {
-            let def = &defs[d as usize];
-            if def.kind == DefKind::Func {
-                break;
-            }
-            cur = def.parent;
-        }
-        let mut o = defs[cur? as usize].parent?;
+        let mut o = defs[self.innermost_func(fi, scope)? as usize].parent?;
         if !defs[o as usize].is_object {
             return None;
         }
@@ -129,15 +121,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let defs = &self.files[fi as usize].defs;
-        let mut cur = scope;
-        while let Some(d) = cur {
-            let def = &defs[d as usize];
-            if def.kind == DefKind::Func {
-                break;
-            }
-            cur = def.parent;
-        }
-        let d = cur?;
+        let d = self.innermost_func(fi, scope)?;
         let def = &defs[d as usize];
         if def.parent.is_some() || def.has_proto {
             return None;
@@ -295,19 +279,25 @@ impl<'a> Resolver<'a> {
         self.lookup_outside(fi, name, depth)
     }
 
-    /// Whether the innermost function around `scope` (blocks and arrows are not) is a class
-    /// or static method; `None` at the top of a file.
-    fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> Option<bool> {
+    /// The innermost function around `scope` (blocks and arrows are not); `None` at the top
+    /// of a file.
+    fn innermost_func(&self, fi: FileId, scope: Option<DefId>) -> Option<DefId> {
         let defs = &self.files[fi as usize].defs;
         let mut cur = scope;
         while let Some(d) = cur {
-            let def = &defs[d as usize];
-            if def.kind == DefKind::Func {
-                return Some(def.is_classmethod);
+            if defs[d as usize].kind == DefKind::Func {
+                return Some(d);
             }
-            cur = def.parent;
+            cur = defs[d as usize].parent;
         }
         None
+    }
+
+    /// Whether the innermost function around `scope` is a class or static method; `None` at
+    /// the top of a file.
+    fn in_class_method(&self, fi: FileId, scope: Option<DefId>) -> Option<bool> {
+        self.innermost_func(fi, scope)
+            .map(|d| self.files[fi as usize].defs[d as usize].is_classmethod)
     }
 
     /// Names not bound in the file: star imports and the language's global rules.
