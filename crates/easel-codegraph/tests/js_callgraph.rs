@@ -40,20 +40,25 @@ const GATES: &[(&str, f64, f64)] = &[
     ("tests/jscg-blind2/javascript", 0.9695, 0.8735),
     // Round 2, measured blind: 283 of 306 right, 283 of 380 found. After its fixes and round
     // 3's: 352 of 361 right, 352 of 380 found (two wrong edges come with parameter properties:
-    // a visitor's `a.left.accept` reaches every `Expr`, of which only `Num` ran).
-    ("tests/jscg-blind2/typescript", 0.9745, 0.9260),
+    // a visitor's `a.left.accept` reaches every `Expr`, of which only `Num` ran). After round
+    // 4's renderers and field initialisers: 357 of 365 right, 357 of 380 found.
+    ("tests/jscg-blind2/typescript", 0.9780, 0.9390),
     // Round 3, measured blind on the resolver before round 2's fixes: 403 of 420 right, 403 of
     // 544 found; blind again after round 2's fixes (nothing yet fixed from it): 480 of 486
     // right, 480 of 544 found. After its own fixes (values held in fields): 488 of 495 right,
-    // 488 of 544 found.
-    ("tests/jscg-blind3/javascript", 0.9855, 0.8965),
+    // 488 of 544 found. After round 4's renderers and field initialisers: 490 of 497 right,
+    // 490 of 544 found.
+    ("tests/jscg-blind3/javascript", 0.9855, 0.9005),
     // Round 3, the same way: 332 of 364 right, 332 of 469 found; after round 2's fixes: 415 of
-    // 430 right, 415 of 469 found; after its own: 424 of 437 right, 424 of 469 found.
-    ("tests/jscg-blind3/typescript", 0.9700, 0.9035),
+    // 430 right, 415 of 469 found; after its own: 424 of 437 right, 424 of 469 found; after
+    // round 4's renderers and field initialisers: 430 of 443 right, 430 of 469 found.
+    ("tests/jscg-blind3/typescript", 0.9705, 0.9165),
     // Round 4, measured blind after rounds 1-3's fixes: 311 of 314 right, 311 of 355 found.
-    ("tests/jscg-blind4/javascript", 0.9900, 0.8755),
-    // Round 4, the same way: 292 of 298 right, 292 of 330 found.
-    ("tests/jscg-blind4/typescript", 0.9795, 0.8845),
+    // After its renderers and field initialisers: 313 of 316 right, 313 of 355 found.
+    ("tests/jscg-blind4/javascript", 0.9900, 0.8815),
+    // Round 4, the same way: 292 of 298 right, 292 of 330 found; after its renderers and field
+    // initialisers: 305 of 309 right, 305 of 330 found.
+    ("tests/jscg-blind4/typescript", 0.9870, 0.9240),
 ];
 
 const SUITE: Suite = Suite {
