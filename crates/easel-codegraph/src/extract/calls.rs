@@ -276,7 +276,7 @@ impl<'t> Extractor<'_, 't> {
     /// an instance is made: in the class's constructor when it writes one. A static field's
     /// runs where the class is defined. Without a written constructor the scope stays the
     /// class and `true` says the call is made by whoever runs `new C()`.
-    fn field_init_scope(&self, n: Node, scope: Option<u32>) -> (Option<u32>, bool) {
+    pub(super) fn field_init_scope(&self, n: Node, scope: Option<u32>) -> (Option<u32>, bool) {
         let Some(c) = scope.filter(|_| self.lang.is_js_family()) else {
             return (scope, false);
         };
