@@ -64,7 +64,19 @@ pub(super) fn binary_dunder(op: &str) -> Option<&'static str> {
 impl<'t> Extractor<'_, 't> {
     pub(super) fn call(&mut self, n: Node) {
         let line = n.start_position().row as u32 + 1;
-        let scope = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));
+        let (scope, field_init) = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));
+        let first = self.facts.calls.len();
+        self.call_in_scope(n, scope, line);
+        if field_init {
+            for c in &mut self.facts.calls[first..] {
+                if c.scope == scope {
+                    c.field_init = true;
+                }
+            }
+        }
+    }
+
+    fn call_in_scope(&mut self, n: Node, scope: Option<u32>, line: u32) {
         if matches!(n.kind(), "jsx_self_closing_element" | "jsx_opening_element") {
             self.jsx_element(n, scope, line);
             return;
@@ -226,6 +238,7 @@ impl<'t> Extractor<'_, 't> {
             prop: 0,
             kwsplat,
             jsx: 0,
+            field_init: false,
         });
         // `exec("setup()")`: the calls in the string are made where exec runs. Kept only when
         // they resolve (`maybe`), since the name may mean the builtin `exec` of no one's code.
@@ -259,13 +272,14 @@ impl<'t> Extractor<'_, 't> {
 
     /// A JavaScript call in an instance field's initialiser (`snake = new Snake()`) runs when
     /// an instance is made: in the class's constructor when it writes one. A static field's
-    /// runs where the class is defined.
-    fn field_init_scope(&self, n: Node, scope: Option<u32>) -> Option<u32> {
+    /// runs where the class is defined. Without a written constructor the scope stays the
+    /// class and `true` says the call is made by whoever runs `new C()`.
+    pub(super) fn field_init_scope(&self, n: Node, scope: Option<u32>) -> (Option<u32>, bool) {
         let Some(c) = scope.filter(|_| self.lang.is_js_family()) else {
-            return scope;
+            return (scope, false);
         };
         if self.facts.defs.get(c as usize).map(|d| d.kind) != Some(DefKind::Class) {
-            return scope;
+            return (scope, false);
         }
         let mut cur = n.parent();
         while let Some(p) = cur {
@@ -273,18 +287,21 @@ impl<'t> Extractor<'_, 't> {
                 "public_field_definition" | "field_definition" => {
                     let mut w = p.walk();
                     if p.children(&mut w).any(|ch| ch.kind() == "static") {
-                        return scope;
+                        return (scope, false);
                     }
                     let ctor = self.facts.defs.iter().position(|d| {
                         d.parent == Some(c) && d.kind == DefKind::Func && d.name == "constructor"
                     });
-                    return ctor.map(|d| d as u32).or(scope);
+                    return match ctor {
+                        Some(d) => (Some(d as u32), false),
+                        None => (scope, true),
+                    };
                 }
-                "class_body" | "class" | "class_declaration" => return scope,
+                "class_body" | "class" | "class_declaration" => return (scope, false),
                 _ => cur = p.parent(),
             }
         }
-        scope
+        (scope, false)
     }
 
     /// `obj.name` not called: reads call a `@property` getter, assignments its setter

@@ -512,6 +512,7 @@ impl<'t> Extractor<'_, 't> {
                             prop: 0,
                             kwsplat: None,
                             jsx: 0,
+                            field_init: false,
                         });
                     }
                 }

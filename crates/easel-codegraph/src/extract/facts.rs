@@ -138,6 +138,11 @@ pub struct CallSite {
     /// component ([`JSX_COMPONENT`]); `0` for the rest.
     #[serde(default)]
     pub jsx: u8,
+    /// JavaScript: a call in an instance field's initialiser of a class that writes no
+    /// constructor (`heap = new MinHeap()`). Its scope is the class; it is made by whoever
+    /// runs `new C()` (see `Resolver::field_init_targets`).
+    #[serde(default)]
+    pub field_init: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -299,6 +304,7 @@ impl CallSite {
             prop: 0,
             kwsplat: None,
             jsx: 0,
+            field_init: false,
         }
     }
 }

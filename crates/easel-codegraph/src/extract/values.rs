@@ -261,11 +261,12 @@ impl<'t> Extractor<'_, 't> {
     /// of that name is what it reaches.
     pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
         let Some(callee) = self.segs(n) else { return };
-        let scope = self.scope_of(n.start_byte() as u32);
+        let (scope, field_init) = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));
         let line = n.start_position().row as u32 + 1;
         self.facts.calls.push(CallSite {
             maybe: true,
             prop: kind,
+            field_init,
             ..CallSite::bare(scope, callee, String::new(), line)
         });
     }

@@ -236,7 +236,8 @@ impl<'a> Resolver<'a> {
             return if understood {
                 Some(out)
             } else if lang.is_js_family() {
-                self.fired_listeners(fi, call)
+                self.rendered_components(fi, call)
+                    .or_else(|| self.fired_listeners(fi, call))
             } else {
                 None
             };
@@ -268,6 +269,9 @@ impl<'a> Resolver<'a> {
                     }
                     if let Some(ctor) = self.constructor(c) {
                         out.push((ctor, true));
+                    }
+                    if call.is_new && lang.is_js_family() {
+                        out.extend(self.field_init_targets(c));
                     }
                     // A class component rendered by a library: its `render` runs too.
                     if call.jsx == crate::extract::JSX_COMPONENT {

@@ -6,6 +6,9 @@ use super::*;
 /// Whether a file's index is built from call `c` (`xs.append(f)` puts `f` into `xs`): such
 /// calls are part of what other files see of the file ([`same_interface`]).
 pub(super) fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
+    if c.field_init {
+        return true;
+    }
     match c.callee.as_slice() {
         [Seg::Name(_), Seg::Name(_)] if f.lang == Lang::Python => true,
         // JavaScript `hooks.push(fn)`, `routes.set(k, fn)`.

@@ -146,6 +146,10 @@ impl<'a> Resolver<'a> {
         }
         // Calls.
         for (ci, call) in f.calls.iter().enumerate() {
+            // Made by whoever runs `new C()` (`field_init_targets`).
+            if call.field_init {
+                continue;
+            }
             let caller = self.caller_of(fi, call.scope);
             let targets = match first.get(ci) {
                 Some(Pass1::Resolved(t)) => Some(t.clone()),

@@ -524,12 +524,28 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     } else {
         HashMap::new()
     };
+    let field_inits = if f.lang.is_js_family() {
+        super::field_inits::field_inits(f)
+    } else {
+        HashMap::new()
+    };
+    let first_params: HashSet<String> = if f.lang.is_js_family() {
+        f.defs
+            .iter()
+            .filter(|d| d.parent.is_none() && d.kind == DefKind::Func)
+            .filter_map(|d| d.params.first().cloned())
+            .collect()
+    } else {
+        HashSet::new()
+    };
     FileIndex {
+        first_params,
         cjs,
         dotted,
         bindings,
         inst_attrs,
         field_adds,
+        field_inits,
         elem_assigns,
         elem_adds,
         elem_keyed,
@@ -586,6 +602,7 @@ impl<'a> Resolver<'a> {
             import_targets: Vec::new(),
             ruby_top: Table::new(tag::RUBY_TOP),
             mro_memo: std::sync::RwLock::new(HashMap::new()),
+            jsx_memo: std::sync::RwLock::new(HashMap::new()),
             parts_memo: std::sync::RwLock::new(HashMap::new()),
             py_packages: Table::new(tag::PY_PACKAGES),
             py_used: Table::new(tag::PY_USED),

@@ -63,10 +63,12 @@ mod calls;
 mod classes;
 mod containers;
 mod emit;
+mod field_inits;
 mod fields;
 mod imports;
 mod index;
 mod listeners;
+mod renderers;
 mod scope;
 mod summary;
 
@@ -205,6 +207,12 @@ struct FileIndex {
     /// JavaScript: class → field → calls that put values into the collection the field holds
     /// (`this.items.push(v)`, `this.byId.set(k, v)`; see `fields`).
     field_adds: HashMap<(DefId, String), Vec<u32>>,
+    /// JavaScript: class without a written constructor → the calls in its instance field
+    /// initialisers (see `field_inits`).
+    field_inits: HashMap<DefId, Vec<u32>>,
+    /// JavaScript: first parameters of the file's top-level functions (a JSX factory's
+    /// `type`; see `renderers`).
+    first_params: HashSet<String>,
     /// (scope, name, key) → assignments `name[key] = ...`.
     elem_assigns: HashMap<(Option<DefId>, String, String), Vec<u32>>,
     /// (scope, name) → values put into `name` at places no literal key names: `name[k] = v`,
@@ -263,6 +271,8 @@ pub(crate) struct Resolver<'a> {
     param_flow: bool,
     param_memo: MemoTable<(Ref, u32), Vec<Val>>,
     mro_memo: MemoTable<Ref, Vec<Ref>>,
+    /// JSX factory → its elements' components, per pass (see `renderers`).
+    jsx_memo: MemoTable<bool, std::sync::Arc<HashMap<Ref, Vec<Val>>>>,
     parts_memo: MemoTable<Ref, Vec<Ref>>,
     /// Ruby methods defined at the top level of a file, by name.
     ruby_top: Table<String, Vec<Ref>>,
