@@ -259,6 +259,63 @@ impl<'t> Extractor<'_, 't> {
 
     /// A JavaScript property read (`kind` 1) or write (2): a call only if a getter or setter
     /// of that name is what it reaches.
+    /// Which property reads and writes may run an accessor, so become call sites: those
+    /// named like one of the file's own accessors, and those whose object the resolver can
+    /// type: `this`, `super`, a name bound by an import (another module's accessors) or to
+    /// what a call returns (`new C()`, `require(...)`, a factory). Reads of other objects
+    /// (parameters, literals, builtins) are left out: they are most reads and seldom typed.
+    pub(super) fn js_accessor_reads(
+        &mut self,
+        props: &[Node<'t>],
+        accessors: &foldhash::HashSet<String>,
+        skip: &foldhash::HashSet<usize>,
+        writes: &foldhash::HashSet<usize>,
+    ) {
+        if props.is_empty() {
+            return;
+        }
+        let mut typed: foldhash::HashSet<&str> = foldhash::HashSet::default();
+        for i in &self.facts.imports {
+            match &i.kind {
+                ImportKind::From { name, alias, .. } => {
+                    typed.insert(alias.as_deref().unwrap_or(name));
+                }
+                ImportKind::Module { alias: Some(a), .. } => {
+                    typed.insert(a);
+                }
+                _ => {}
+            }
+        }
+        for a in &self.facts.assigns {
+            if let [t] = a.target.as_slice()
+                && (a.type_name.is_some()
+                    || a.value
+                        .as_ref()
+                        .is_some_and(|v| v.last() == Some(&Seg::Call)))
+            {
+                typed.insert(t);
+            }
+        }
+        let typed: foldhash::HashSet<String> = typed.into_iter().map(str::to_string).collect();
+        for &n in props {
+            if skip.contains(&n.id()) {
+                continue;
+            }
+            let named = n
+                .field(Field::PROPERTY)
+                .is_some_and(|p| accessors.contains(self.str(p)));
+            let typed_object = n.field(Field::OBJECT).is_some_and(|o| match o.kind() {
+                "this" | "super" => true,
+                "identifier" => typed.contains(self.str(o)),
+                _ => false,
+            });
+            if named || typed_object {
+                let kind = if writes.contains(&n.id()) { 2 } else { 1 };
+                self.js_prop(n, kind);
+            }
+        }
+    }
+
     pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
         let Some(callee) = self.segs(n) else { return };
         let (scope, field_init) = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));
