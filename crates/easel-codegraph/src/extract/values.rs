@@ -286,12 +286,14 @@ impl<'t> Extractor<'_, 't> {
                 _ => {}
             }
         }
+        // In source order, so `const cart = Cart.shared` is typed once `Cart` is.
         for a in &self.facts.assigns {
+            let typed_value = a.value.as_ref().is_some_and(|v| {
+                v.last() == Some(&Seg::Call)
+                    || matches!(v.first(), Some(Seg::Name(r)) if v.len() > 1 && typed.contains(r.as_str()))
+            });
             if let [t] = a.target.as_slice()
-                && (a.type_name.is_some()
-                    || a.value
-                        .as_ref()
-                        .is_some_and(|v| v.last() == Some(&Seg::Call)))
+                && (a.type_name.is_some() || typed_value)
             {
                 typed.insert(t);
             }
@@ -304,7 +306,14 @@ impl<'t> Extractor<'_, 't> {
             let named = n
                 .field(Field::PROPERTY)
                 .is_some_and(|p| accessors.contains(self.str(p)));
-            let typed_object = n.field(Field::OBJECT).is_some_and(|o| match o.kind() {
+            // The root of a chain decides: `Settings.instance.volume` is typed as `Settings` is.
+            let mut root = n.field(Field::OBJECT);
+            while let Some(o) = root
+                && matches!(o.kind(), "member_expression" | "non_null_expression")
+            {
+                root = o.field(Field::OBJECT).or_else(|| o.named_child(0));
+            }
+            let typed_object = root.is_some_and(|o| match o.kind() {
                 "this" | "super" => true,
                 "identifier" => typed.contains(self.str(o)),
                 _ => false,
