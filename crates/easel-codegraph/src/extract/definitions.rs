@@ -458,7 +458,12 @@ impl<'t> Extractor<'_, 't> {
         for p in pending {
             match p {
                 Pending::Prop(n) if js_props.is_some() => props.push(n),
-                Pending::Call(n) => self.call(n),
+                Pending::Call(n) => {
+                    if self.lang.is_js_family() {
+                        self.es5_inherits(n);
+                    }
+                    self.call(n)
+                }
                 Pending::Decorator(n) => {
                     if let Some(segs) = self.segs(n) {
                         let scope = self.scope_of(n.start_byte() as u32);

@@ -325,6 +325,76 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 
+    /// ES5 inheritance: `Child.prototype = Object.create(Parent.prototype)`,
+    /// `util.inherits(Child, Parent)` and `Object.setPrototypeOf(Child.prototype,
+    /// Parent.prototype)` make the constructor function `Parent` a base of `Child`.
+    pub(super) fn es5_inherits(&mut self, call: Node) {
+        let Some(f) = call.field(Field::FUNCTION) else {
+            return;
+        };
+        let (object, method) = match f.kind() {
+            "member_expression" => (f.field(Field::OBJECT), f.field(Field::PROPERTY)),
+            "identifier" => (None, Some(f)),
+            _ => return,
+        };
+        let Some(method) = method.map(|m| self.str(m)) else {
+            return;
+        };
+        if !matches!(method, "create" | "inherits" | "setPrototypeOf") {
+            return;
+        }
+        let on_object = object.is_some_and(|o| self.str(o) == "Object");
+        let Some(args) = call.field(Field::ARGUMENTS) else {
+            return;
+        };
+        let args = named_parts(args);
+        let name = |n: Option<&Node>| {
+            n.filter(|n| n.kind() == "identifier")
+                .map(|n| self.str(*n).to_string())
+        };
+        let proto_of = |n: Option<&Node>| {
+            let n = n.filter(|n| n.kind() == "member_expression")?;
+            if n.field(Field::PROPERTY).map(|p| self.str(p)) != Some("prototype") {
+                return None;
+            }
+            name(n.field(Field::OBJECT).as_ref())
+        };
+        let (child, base) = match method {
+            "inherits" => (name(args.first()), name(args.get(1))),
+            "setPrototypeOf" if on_object => (proto_of(args.first()), proto_of(args.get(1))),
+            "create" if on_object => {
+                let child = call
+                    .parent()
+                    .filter(|a| a.kind() == "assignment_expression")
+                    .filter(|a| a.field(Field::RIGHT).is_some_and(|r| r.id() == call.id()))
+                    .and_then(|a| proto_of(a.field(Field::LEFT).as_ref()));
+                (child, proto_of(args.first()))
+            }
+            _ => return,
+        };
+        let (Some(child), Some(base)) = (child, base) else {
+            return;
+        };
+        // The constructor of that name in the scope of the statement, else any of the file.
+        let scope = self.scope_of(call.start_byte() as u32);
+        let is_ctor = |d: &Def| {
+            d.name == child && matches!(d.kind, DefKind::Func | DefKind::Class) && !d.is_lambda
+        };
+        let defs = &self.facts.defs;
+        let Some(i) = defs
+            .iter()
+            .position(|d| is_ctor(d) && d.parent == scope)
+            .or_else(|| defs.iter().position(is_ctor))
+        else {
+            return;
+        };
+        let d = &mut self.facts.defs[i];
+        if d.kind == DefKind::Func {
+            d.has_proto = true;
+        }
+        d.bases.push(vec![Seg::Name(base)]);
+    }
+
     pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
         let Some(callee) = self.segs(n) else { return };
         let (scope, field_init) = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));
