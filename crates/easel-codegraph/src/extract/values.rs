@@ -286,6 +286,14 @@ impl<'t> Extractor<'_, 't> {
                 _ => {}
             }
         }
+        // Parameters with a declared type (`cart: Cart`).
+        for d in &self.facts.defs {
+            for (p, t) in d.params.iter().zip(&d.param_types) {
+                if t.is_some() {
+                    typed.insert(p);
+                }
+            }
+        }
         // In source order, so `const cart = Cart.shared` is typed once `Cart` is.
         for a in &self.facts.assigns {
             let typed_value = a.value.as_ref().is_some_and(|v| {
