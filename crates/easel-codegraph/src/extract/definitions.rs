@@ -452,24 +452,18 @@ impl<'t> Extractor<'_, 't> {
         };
         let accessors: foldhash::HashSet<String> =
             accessors.into_iter().map(str::to_string).collect();
-        let js_props = if self.lang.is_js_family() && !accessors.is_empty() {
-            Some(js_prop_roles(&pending))
-        } else {
-            None
-        };
+        let js_props = self.lang.is_js_family().then(|| js_prop_roles(&pending));
+        // Decided once the file's imports and bindings are known (below).
+        let mut props = Vec::new();
         for p in pending {
             match p {
-                Pending::Prop(_) if self.lang.is_js_family() && js_props.is_none() => {}
-                Pending::Prop(n) if let Some((skip, writes)) = &js_props => {
-                    let named = n
-                        .field(Field::PROPERTY)
-                        .is_some_and(|p| accessors.contains(self.str(p)));
-                    if named && !skip.contains(&n.id()) {
-                        let kind = if writes.contains(&n.id()) { 2 } else { 1 };
-                        self.js_prop(n, kind);
+                Pending::Prop(n) if js_props.is_some() => props.push(n),
+                Pending::Call(n) => {
+                    if self.lang.is_js_family() {
+                        self.es5_inherits(n);
                     }
+                    self.call(n)
                 }
-                Pending::Call(n) => self.call(n),
                 Pending::Decorator(n) => {
                     if let Some(segs) = self.segs(n) {
                         let scope = self.scope_of(n.start_byte() as u32);
@@ -633,6 +627,9 @@ impl<'t> Extractor<'_, 't> {
                     }
                 }
             }
+        }
+        if let Some((skip, writes)) = &js_props {
+            self.js_accessor_reads(&props, &accessors, skip, writes);
         }
         // Parameters are local bindings of unknown value.
         for (i, d) in self.facts.defs.iter().enumerate() {

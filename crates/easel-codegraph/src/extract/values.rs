@@ -259,6 +259,150 @@ impl<'t> Extractor<'_, 't> {
 
     /// A JavaScript property read (`kind` 1) or write (2): a call only if a getter or setter
     /// of that name is what it reaches.
+    /// Which property reads and writes may run an accessor, so become call sites: those
+    /// named like one of the file's own accessors, and those whose object the resolver can
+    /// type: `this`, `super`, a name bound by an import (another module's accessors) or to
+    /// what a call returns (`new C()`, `require(...)`, a factory). Reads of other objects
+    /// (parameters, literals, builtins) are left out: they are most reads and seldom typed.
+    pub(super) fn js_accessor_reads(
+        &mut self,
+        props: &[Node<'t>],
+        accessors: &foldhash::HashSet<String>,
+        skip: &foldhash::HashSet<usize>,
+        writes: &foldhash::HashSet<usize>,
+    ) {
+        if props.is_empty() {
+            return;
+        }
+        let mut typed: foldhash::HashSet<&str> = foldhash::HashSet::default();
+        for i in &self.facts.imports {
+            match &i.kind {
+                ImportKind::From { name, alias, .. } => {
+                    typed.insert(alias.as_deref().unwrap_or(name));
+                }
+                ImportKind::Module { alias: Some(a), .. } => {
+                    typed.insert(a);
+                }
+                _ => {}
+            }
+        }
+        // Parameters with a declared type (`cart: Cart`).
+        for d in &self.facts.defs {
+            for (p, t) in d.params.iter().zip(&d.param_types) {
+                if t.is_some() {
+                    typed.insert(p);
+                }
+            }
+        }
+        // In source order, so `const cart = Cart.shared` is typed once `Cart` is.
+        for a in &self.facts.assigns {
+            let typed_value = a.value.as_ref().is_some_and(|v| {
+                v.last() == Some(&Seg::Call)
+                    || matches!(v.first(), Some(Seg::Name(r)) if v.len() > 1 && typed.contains(r.as_str()))
+            });
+            if let [t] = a.target.as_slice()
+                && (a.type_name.is_some() || typed_value)
+            {
+                typed.insert(t);
+            }
+        }
+        let typed: foldhash::HashSet<String> = typed.into_iter().map(str::to_string).collect();
+        for &n in props {
+            if skip.contains(&n.id()) {
+                continue;
+            }
+            let named = n
+                .field(Field::PROPERTY)
+                .is_some_and(|p| accessors.contains(self.str(p)));
+            // The root of a chain decides: `Settings.instance.volume` is typed as `Settings` is.
+            let mut root = n.field(Field::OBJECT);
+            while let Some(o) = root
+                && matches!(o.kind(), "member_expression" | "non_null_expression")
+            {
+                root = o.field(Field::OBJECT).or_else(|| o.named_child(0));
+            }
+            let typed_object = root.is_some_and(|o| match o.kind() {
+                "this" | "super" => true,
+                "identifier" => typed.contains(self.str(o)),
+                _ => false,
+            });
+            if named || typed_object {
+                let kind = if writes.contains(&n.id()) { 2 } else { 1 };
+                self.js_prop(n, kind);
+            }
+        }
+    }
+
+    /// ES5 inheritance: `Child.prototype = Object.create(Parent.prototype)`,
+    /// `util.inherits(Child, Parent)` and `Object.setPrototypeOf(Child.prototype,
+    /// Parent.prototype)` make the constructor function `Parent` a base of `Child`.
+    pub(super) fn es5_inherits(&mut self, call: Node) {
+        let Some(f) = call.field(Field::FUNCTION) else {
+            return;
+        };
+        let (object, method) = match f.kind() {
+            "member_expression" => (f.field(Field::OBJECT), f.field(Field::PROPERTY)),
+            "identifier" => (None, Some(f)),
+            _ => return,
+        };
+        let Some(method) = method.map(|m| self.str(m)) else {
+            return;
+        };
+        if !matches!(method, "create" | "inherits" | "setPrototypeOf") {
+            return;
+        }
+        let on_object = object.is_some_and(|o| self.str(o) == "Object");
+        let Some(args) = call.field(Field::ARGUMENTS) else {
+            return;
+        };
+        let args = named_parts(args);
+        let name = |n: Option<&Node>| {
+            n.filter(|n| n.kind() == "identifier")
+                .map(|n| self.str(*n).to_string())
+        };
+        let proto_of = |n: Option<&Node>| {
+            let n = n.filter(|n| n.kind() == "member_expression")?;
+            if n.field(Field::PROPERTY).map(|p| self.str(p)) != Some("prototype") {
+                return None;
+            }
+            name(n.field(Field::OBJECT).as_ref())
+        };
+        let (child, base) = match method {
+            "inherits" => (name(args.first()), name(args.get(1))),
+            "setPrototypeOf" if on_object => (proto_of(args.first()), proto_of(args.get(1))),
+            "create" if on_object => {
+                let child = call
+                    .parent()
+                    .filter(|a| a.kind() == "assignment_expression")
+                    .filter(|a| a.field(Field::RIGHT).is_some_and(|r| r.id() == call.id()))
+                    .and_then(|a| proto_of(a.field(Field::LEFT).as_ref()));
+                (child, proto_of(args.first()))
+            }
+            _ => return,
+        };
+        let (Some(child), Some(base)) = (child, base) else {
+            return;
+        };
+        // The constructor of that name in the scope of the statement, else any of the file.
+        let scope = self.scope_of(call.start_byte() as u32);
+        let is_ctor = |d: &Def| {
+            d.name == child && matches!(d.kind, DefKind::Func | DefKind::Class) && !d.is_lambda
+        };
+        let defs = &self.facts.defs;
+        let Some(i) = defs
+            .iter()
+            .position(|d| is_ctor(d) && d.parent == scope)
+            .or_else(|| defs.iter().position(is_ctor))
+        else {
+            return;
+        };
+        let d = &mut self.facts.defs[i];
+        if d.kind == DefKind::Func {
+            d.has_proto = true;
+        }
+        d.bases.push(vec![Seg::Name(base)]);
+    }
+
     pub(super) fn js_prop(&mut self, n: Node, kind: u8) {
         let Some(callee) = self.segs(n) else { return };
         let (scope, field_init) = self.field_init_scope(n, self.scope_of(n.start_byte() as u32));

@@ -525,14 +525,29 @@ impl<'a> Resolver<'a> {
                 segs = &segs[n - 1..];
             }
         }
+        // A JavaScript method read on an instance of one known class: a fluent `return this`
+        // in it is that instance, not whichever subclass `this` may be elsewhere.
+        let js = self.lang(fi).is_js_family();
+        let mut owner: Option<Ref> = None;
         for seg in &segs[1..] {
             if vals.is_empty() {
                 break;
             }
+            let receiver = match (seg, vals.as_slice()) {
+                (Seg::Name(_), [Val::Instance(c)]) if js => Some(*c),
+                _ => None,
+            };
             let mut next = Vec::new();
             for v in &vals {
                 match seg {
                     Seg::Name(n) => next.extend(self.member(v, n, depth + 1)),
+                    Seg::Call if let Some(c) = owner => {
+                        let mro = self.mro(c, depth + 1);
+                        next.extend(self.call_result(v, depth + 1).into_iter().map(|r| match r {
+                            Val::SelfOf(k) if mro.contains(&k) => Val::Instance(c),
+                            r => r,
+                        }))
+                    }
                     Seg::Call => next.extend(self.call_result(v, depth + 1)),
                     Seg::Index(k) => next.extend(self.element(v, k, depth + 1)),
                     Seg::Iter => next.extend(self.iterate(v, depth + 1)),
@@ -571,6 +586,7 @@ impl<'a> Resolver<'a> {
                 return Vec::new();
             }
             vals = next;
+            owner = receiver;
         }
         vals
     }

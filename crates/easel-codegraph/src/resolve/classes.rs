@@ -680,10 +680,11 @@ impl<'a> Resolver<'a> {
         let mut out = Vec::new();
         for b in &def.bases {
             for v in self.eval(c.file, def.parent, b, Some(def.start_line), depth + 1) {
-                if let Val::Class(k) = v
-                    && k != c
-                {
-                    out.push(k);
+                match v {
+                    Val::Class(k) if k != c => out.push(k),
+                    // ES5 inheritance: a constructor function with prototype methods.
+                    Val::Func(k) if k != c && def.has_proto && self.def(k).has_proto => out.push(k),
+                    _ => {}
                 }
             }
         }

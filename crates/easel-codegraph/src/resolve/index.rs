@@ -711,7 +711,10 @@ impl<'a> Resolver<'a> {
                 .defs
                 .iter()
                 .enumerate()
-                .filter(|(_, d)| d.kind == DefKind::Class && d.merged_into.is_none())
+                .filter(|(_, d)| {
+                    (d.kind == DefKind::Class || (d.has_proto && !d.bases.is_empty()))
+                        && d.merged_into.is_none()
+                })
                 .map(|(d, _)| {
                     reset_budget();
                     let c = Ref {
