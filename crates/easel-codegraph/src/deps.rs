@@ -115,9 +115,23 @@ thread_local! {
     static DEPTH: Cell<usize> = const { Cell::new(0) };
     /// The file read last in the open frame: most reads are of the same file again.
     static LAST_FILE: Cell<Option<FileId>> = const { Cell::new(None) };
-    /// The file whose import targets' reads were merged last into the open frame: a unit
-    /// looks names up through the same file's imports again and again.
-    static LAST_IMPORTS: Cell<Option<FileId>> = const { Cell::new(None) };
+    /// The files whose import targets' reads were merged last into the open frame: a unit
+    /// looks names up through the same file's imports again and again, and a JavaScript
+    /// import's value goes through the imported module's own imports (re-exports) and back,
+    /// which made a single remembered file merge the same reads over and over.
+    static MERGED_IMPORTS: Cell<[FileId; RECENT_IMPORTS]> =
+        const { Cell::new([NO_FILE; RECENT_IMPORTS]) };
+    /// The slot of [`MERGED_IMPORTS`] to overwrite next.
+    static NEXT_IMPORTS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many files [`MERGED_IMPORTS`] remembers.
+const RECENT_IMPORTS: usize = 8;
+const NO_FILE: FileId = FileId::MAX;
+
+/// Forgets which files' import reads the open frame holds (a frame was opened or closed).
+fn forget_imports() {
+    MERGED_IMPORTS.with(|m| m.set([NO_FILE; RECENT_IMPORTS]));
 }
 
 /// Notes a read in the innermost open frame, if any.
@@ -154,11 +168,20 @@ pub(crate) fn merge(deps: &[Dep]) {
 /// [`merge`] for the reads behind file `fi`'s import targets, which do not change while
 /// resolution runs: merged again into the same frame, they would add nothing.
 pub(crate) fn merge_imports_of(fi: FileId, deps: &[Dep]) {
-    if DEPTH.with(Cell::get) == 0 || LAST_IMPORTS.with(Cell::get) == Some(fi) {
+    if DEPTH.with(Cell::get) == 0 || MERGED_IMPORTS.with(Cell::get).contains(&fi) {
         return;
     }
     merge(deps);
-    LAST_IMPORTS.with(|l| l.set(Some(fi)));
+    let slot = NEXT_IMPORTS.with(|n| {
+        let slot = n.get() % RECENT_IMPORTS;
+        n.set(slot + 1);
+        slot
+    });
+    MERGED_IMPORTS.with(|m| {
+        let mut files = m.get();
+        files[slot] = fi;
+        m.set(files);
+    });
 }
 
 /// Runs `f` in a frame of its own and returns what it read. The reads are not added to the
@@ -167,12 +190,12 @@ pub(crate) fn tracked<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
     FRAMES.with(|fr| fr.borrow_mut().push(HashSet::default()));
     DEPTH.with(|d| d.set(d.get() + 1));
     LAST_FILE.with(|l| l.set(None));
-    LAST_IMPORTS.with(|l| l.set(None));
+    forget_imports();
     let v = f();
     let set = FRAMES.with(|fr| fr.borrow_mut().pop()).unwrap_or_default();
     DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     LAST_FILE.with(|l| l.set(None));
-    LAST_IMPORTS.with(|l| l.set(None));
+    forget_imports();
     (v, set.into_iter().collect())
 }
 
@@ -320,5 +343,22 @@ mod tests {
             merge_imports_of(4, &[Dep::Key(9)]);
         });
         assert_eq!(two.len(), 3);
+    }
+
+    /// A file's import reads are merged once per frame even when another file's come in
+    /// between (a JavaScript import resolved through the imported module's re-exports and
+    /// back). A file's import reads never change during resolution; the second, different
+    /// list for file 3 stands for a merge that must not happen again.
+    #[test]
+    fn import_reads_merge_once_per_frame_across_files() {
+        let ((), deps) = tracked(|| {
+            merge_imports_of(3, &[Dep::Key(1)]);
+            merge_imports_of(4, &[Dep::Key(2)]);
+            merge_imports_of(3, &[Dep::Key(3)]);
+        });
+        assert_eq!(sorted(deps), sorted(vec![Dep::Key(1), Dep::Key(2)]));
+        // A new frame merges them again.
+        let ((), next) = tracked(|| merge_imports_of(3, &[Dep::Key(3)]));
+        assert_eq!(next, vec![Dep::Key(3)]);
     }
 }
