@@ -115,9 +115,50 @@ thread_local! {
     static DEPTH: Cell<usize> = const { Cell::new(0) };
     /// The file read last in the open frame: most reads are of the same file again.
     static LAST_FILE: Cell<Option<FileId>> = const { Cell::new(None) };
-    /// The file whose import targets' reads were merged last into the open frame: a unit
-    /// looks names up through the same file's imports again and again.
-    static LAST_IMPORTS: Cell<Option<FileId>> = const { Cell::new(None) };
+    /// The memoized values ([`Memo`]) whose reads were merged last into the open frame: a
+    /// unit looks names up through the same file's imports again and again, a JavaScript
+    /// import's value goes through the imported module's own imports (re-exports) and back,
+    /// and member lookups ask for the same classes' MRO, each hit merging the same reads.
+    static MERGED: Cell<[Memo; RECENT]> = const { Cell::new([Memo::NONE; RECENT]) };
+    /// The slot of [`MERGED`] to overwrite next.
+    static NEXT_MERGED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many memoized values [`MERGED`] remembers.
+const RECENT: usize = 8;
+
+/// A memoized value whose reads do not change while resolution runs: what it is (a tag) and
+/// its key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Memo(u8, u64);
+
+impl Memo {
+    const NONE: Memo = Memo(0, 0);
+
+    /// The targets of a file's imports.
+    pub(crate) fn imports(fi: FileId) -> Memo {
+        Memo(1, u64::from(fi))
+    }
+
+    /// A class's method resolution order.
+    pub(crate) fn mro(c: Ref) -> Memo {
+        Memo(2, (u64::from(c.file) << 32) | u64::from(c.def))
+    }
+
+    /// The parts of a class (Go, C++, C, Rust, C# declarations spread over files).
+    pub(crate) fn class_parts(c: Ref) -> Memo {
+        Memo(3, (u64::from(c.file) << 32) | u64::from(c.def))
+    }
+
+    /// What the components of JSX factories' elements are, over the whole repository.
+    pub(crate) fn jsx_components(param_flow: bool) -> Memo {
+        Memo(4, u64::from(param_flow))
+    }
+}
+
+/// Forgets which memoized values' reads the open frame holds (a frame was opened or closed).
+fn forget_merged() {
+    MERGED.with(|m| m.set([Memo::NONE; RECENT]));
 }
 
 /// Notes a read in the innermost open frame, if any.
@@ -151,14 +192,28 @@ pub(crate) fn merge(deps: &[Dep]) {
     });
 }
 
-/// [`merge`] for the reads behind file `fi`'s import targets, which do not change while
-/// resolution runs: merged again into the same frame, they would add nothing.
+/// [`merge`] for the reads behind file `fi`'s import targets.
 pub(crate) fn merge_imports_of(fi: FileId, deps: &[Dep]) {
-    if DEPTH.with(Cell::get) == 0 || LAST_IMPORTS.with(Cell::get) == Some(fi) {
+    merge_memo(Memo::imports(fi), deps);
+}
+
+/// [`merge`] for the reads of a memoized value, which do not change while resolution runs:
+/// merged again into the same frame, they would add nothing.
+pub(crate) fn merge_memo(memo: Memo, deps: &[Dep]) {
+    if DEPTH.with(Cell::get) == 0 || MERGED.with(Cell::get).contains(&memo) {
         return;
     }
     merge(deps);
-    LAST_IMPORTS.with(|l| l.set(Some(fi)));
+    let slot = NEXT_MERGED.with(|n| {
+        let slot = n.get() % RECENT;
+        n.set(slot + 1);
+        slot
+    });
+    MERGED.with(|m| {
+        let mut memos = m.get();
+        memos[slot] = memo;
+        m.set(memos);
+    });
 }
 
 /// Runs `f` in a frame of its own and returns what it read. The reads are not added to the
@@ -167,12 +222,12 @@ pub(crate) fn tracked<T>(f: impl FnOnce() -> T) -> (T, Vec<Dep>) {
     FRAMES.with(|fr| fr.borrow_mut().push(HashSet::default()));
     DEPTH.with(|d| d.set(d.get() + 1));
     LAST_FILE.with(|l| l.set(None));
-    LAST_IMPORTS.with(|l| l.set(None));
+    forget_merged();
     let v = f();
     let set = FRAMES.with(|fr| fr.borrow_mut().pop()).unwrap_or_default();
     DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
     LAST_FILE.with(|l| l.set(None));
-    LAST_IMPORTS.with(|l| l.set(None));
+    forget_merged();
     (v, set.into_iter().collect())
 }
 
@@ -320,5 +375,39 @@ mod tests {
             merge_imports_of(4, &[Dep::Key(9)]);
         });
         assert_eq!(two.len(), 3);
+    }
+
+    /// A file's import reads are merged once per frame even when another file's come in
+    /// between (a JavaScript import resolved through the imported module's re-exports and
+    /// back). A file's import reads never change during resolution; the second, different
+    /// list for file 3 stands for a merge that must not happen again.
+    #[test]
+    fn import_reads_merge_once_per_frame_across_files() {
+        let ((), deps) = tracked(|| {
+            merge_imports_of(3, &[Dep::Key(1)]);
+            merge_imports_of(4, &[Dep::Key(2)]);
+            merge_imports_of(3, &[Dep::Key(3)]);
+        });
+        assert_eq!(sorted(deps), sorted(vec![Dep::Key(1), Dep::Key(2)]));
+        // A new frame merges them again.
+        let ((), next) = tracked(|| merge_imports_of(3, &[Dep::Key(3)]));
+        assert_eq!(next, vec![Dep::Key(3)]);
+    }
+
+    /// A memo hit (a class's MRO, ...) merges its reads once per frame, and memos of another
+    /// kind with the same number are other values.
+    #[test]
+    fn memo_reads_merge_once_per_frame() {
+        let c = Ref { file: 0, def: 5 };
+        let ((), deps) = tracked(|| {
+            merge_memo(Memo::mro(c), &[Dep::Key(1)]);
+            merge_memo(Memo::imports(5), &[Dep::Key(2)]);
+            merge_memo(Memo::class_parts(c), &[Dep::Key(3)]);
+            merge_memo(Memo::mro(c), &[Dep::Key(4)]);
+        });
+        assert_eq!(
+            sorted(deps),
+            sorted(vec![Dep::Key(1), Dep::Key(2), Dep::Key(3)])
+        );
     }
 }

@@ -448,7 +448,7 @@ impl<'a> Resolver<'a> {
         if let Ok(m) = self.parts_memo.read()
             && let Some((v, deps)) = m.get(&c)
         {
-            merge(deps);
+            crate::deps::merge_memo(crate::deps::Memo::class_parts(c), deps);
             return v.clone();
         }
         let (v, deps) = tracked_merged(|| self.compute_class_parts(c));
@@ -697,7 +697,7 @@ impl<'a> Resolver<'a> {
         if let Ok(m) = self.mro_memo.read()
             && let Some((v, deps)) = m.get(&c)
         {
-            merge(deps);
+            crate::deps::merge_memo(crate::deps::Memo::mro(c), deps);
             return v.clone();
         }
         let (v, deps) = tracked_merged(|| self.compute_mro(c, depth));

@@ -60,7 +60,7 @@ impl Resolver<'_> {
         if let Ok(m) = self.jsx_memo.read()
             && let Some((v, deps)) = m.get(&key)
         {
-            crate::deps::merge(deps);
+            crate::deps::merge_memo(crate::deps::Memo::jsx_components(key), deps);
             return v.clone();
         }
         MAKING.with(|m| m.set(true));
