@@ -103,6 +103,42 @@ struct Extractor<'s, 't> {
 }
 
 impl<'s, 't> Extractor<'s, 't> {
+    /// An extractor of `src` with no facts yet, for the file at `path` of `lines` lines.
+    fn new(lang: Lang, src: &'s [u8], path: String, lines: u32) -> Self {
+        Extractor {
+            lang,
+            src,
+            code: std::str::from_utf8(src).ok(),
+            facts: FileFacts {
+                path,
+                lang,
+                lines,
+                package: None,
+                defs: Vec::new(),
+                calls: Vec::new(),
+                imports: Vec::new(),
+                assigns: Vec::new(),
+                binds: Vec::new(),
+                globals: Vec::new(),
+                returns: Vec::new(),
+                literals: Vec::new(),
+                default_export: None,
+                cond_blocks: Vec::new(),
+                events: Vec::new(),
+            },
+            pending: Vec::new(),
+            lits: Default::default(),
+            lex_parent: Vec::new(),
+            renames: Default::default(),
+            object_names: Default::default(),
+            objects: Vec::new(),
+            jsx_pragma: Default::default(),
+            assigned: Vec::new(),
+            proto: Default::default(),
+            for_loops: Default::default(),
+        }
+    }
+
     fn text(&self, n: Node) -> String {
         self.str(n).to_string()
     }

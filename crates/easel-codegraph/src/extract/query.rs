@@ -122,38 +122,7 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         }
     };
     let (c, tree) = (c.map_err(Failure::Error)?, tree?);
-    let mut x = Extractor {
-        lang,
-        src,
-        code: std::str::from_utf8(src).ok(),
-        facts: FileFacts {
-            path: path.to_string(),
-            lang,
-            lines: count_lines(src),
-            package: None,
-            defs: Vec::new(),
-            calls: Vec::new(),
-            imports: Vec::new(),
-            assigns: Vec::new(),
-            binds: Vec::new(),
-            globals: Vec::new(),
-            returns: Vec::new(),
-            literals: Vec::new(),
-            default_export: None,
-            cond_blocks: Vec::new(),
-            events: Vec::new(),
-        },
-        pending: Vec::new(),
-        lits: Default::default(),
-        lex_parent: Vec::new(),
-        renames: Default::default(),
-        object_names: Default::default(),
-        objects: Vec::new(),
-        jsx_pragma: Default::default(),
-        assigned: Vec::new(),
-        proto: Default::default(),
-        for_loops: Default::default(),
-    };
+    let mut x = Extractor::new(lang, src, path.to_string(), count_lines(src));
     let mut cursor = QueryCursor::new();
     let mut progress = budget.query_progress();
     let mut matches = cursor.matches_with_options(
@@ -468,38 +437,7 @@ pub fn generic_definitions(lang: Lang, src: &[u8]) -> Result<Vec<(DefKind, Strin
     let mut p = Parser::new();
     p.set_language(&lang.grammar()).map_err(|e| e.to_string())?;
     let tree = p.parse(src, None).ok_or("the parser gave up")?;
-    let mut x = Extractor {
-        lang,
-        src,
-        code: std::str::from_utf8(src).ok(),
-        facts: FileFacts {
-            path: String::new(),
-            lang,
-            lines: 0,
-            package: None,
-            defs: Vec::new(),
-            calls: Vec::new(),
-            imports: Vec::new(),
-            assigns: Vec::new(),
-            binds: Vec::new(),
-            globals: Vec::new(),
-            returns: Vec::new(),
-            literals: Vec::new(),
-            default_export: None,
-            cond_blocks: Vec::new(),
-            events: Vec::new(),
-        },
-        pending: Vec::new(),
-        lits: Default::default(),
-        lex_parent: Vec::new(),
-        renames: Default::default(),
-        object_names: Default::default(),
-        objects: Vec::new(),
-        jsx_pragma: Default::default(),
-        assigned: Vec::new(),
-        proto: Default::default(),
-        for_loops: Default::default(),
-    };
+    let mut x = Extractor::new(lang, src, String::new(), 0);
     x.generic_defs(tree.root_node(), None)?;
     Ok(x.facts
         .defs
