@@ -1,7 +1,8 @@
 //! How JavaScript and TypeScript functions flow through assignments and collections: a
 //! function assigned to a variable is named where the variable is declared, functions stored in
-//! a collection held by `this` (registries) or registered on an emitter are called by the code
-//! that runs what the collection holds.
+//! a collection nested in a field of `this` (registries keyed by type) or registered on an
+//! emitter are called by the code that runs what the collection holds. (A flat collection field,
+//! `this.items.push(f)`, is followed by the resolver: `resolve/fields.rs`, `field_adds`.)
 
 use super::*;
 
@@ -96,10 +97,12 @@ fn js_param_name(p: Node) -> Node {
 }
 
 impl<'s, 't> Extractor<'s, 't> {
-    /// A function stored in a collection held by `this` (`this.listeners.push(fn)`,
-    /// `this.routes.set(k, fn)`, `(this.byType[t] ||= []).push(fn)`): recorded as a value of
-    /// that field, a sequence holding it, so that the methods reading the field (iterating it,
-    /// `forEach`, `.get(k)`, `[k]`) call what was stored, as emitters and registries do.
+    /// A function stored in a collection nested in a field of `this` (`this.byType[t].push(fn)`,
+    /// `(this.byType[t] ||= []).push(fn)`, `this.map.get(t).add(fn)`): recorded as a value of
+    /// that field, a mapping to sequences holding it, so that the methods reading the field
+    /// (`this.byType[t].forEach`, loops over `this.map.get(t)`) call what was stored, as
+    /// registries keyed by type do. A flat collection (`this.items.push(fn)`) is the resolver's:
+    /// `field_adds` in `resolve/fields.rs` keeps each adder call and evaluates its arguments.
     pub(super) fn this_store(
         &mut self,
         call: Node,
@@ -134,25 +137,22 @@ impl<'s, 't> Extractor<'s, 't> {
             obj = l;
         }
         let Some(segs) = self.segs(obj) else { return };
-        let (field, nested) = match segs.as_slice() {
-            [Seg::Name(t), Seg::Name(field)] if t == "this" => (field.clone(), false),
-            [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => (field.clone(), true),
+        let field = match segs.as_slice() {
+            [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => field.clone(),
             // `this.map.get(type).add(fn)`: a collection kept in a map the class holds.
             [Seg::Name(t), Seg::Name(field), Seg::Name(get), Seg::Call]
                 if t == "this" && get == "get" =>
             {
-                (field.clone(), true)
+                field.clone()
             }
             _ => return,
         };
-        let mut held = self.holding_any(call, value.clone());
-        if nested {
-            held = self.add_literal(
-                usize::MAX / 512 - call.start_byte(),
-                call,
-                vec![("*".into(), Some(vec![Seg::Lit(held)]))],
-            );
-        }
+        let seq = self.holding_any(call, value.clone());
+        let held = self.add_literal(
+            usize::MAX / 512 - call.start_byte(),
+            call,
+            vec![("*".into(), Some(vec![Seg::Lit(seq)]))],
+        );
         let line = call.start_position().row as u32 + 1;
         self.facts.assigns.push(AssignFact::plain(
             scope,

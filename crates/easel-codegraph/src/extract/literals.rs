@@ -156,7 +156,8 @@ impl<'t> Extractor<'_, 't> {
         };
         let args = n.field(Field::ARGUMENTS)?;
         // `const m = new Map()`: empty, filled later (`m.set(k, f)`). (A class field's map is
-        // filled through `this`: its values are the field's, see `this_store`.)
+        // filled through `this`: its values are the field's, see `field_adds` in
+        // `resolve/fields.rs`.)
         let Some(first) = args.named_child(0) else {
             let field = n.parent().is_some_and(|p| {
                 matches!(p.kind(), "field_definition" | "public_field_definition")
