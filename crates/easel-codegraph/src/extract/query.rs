@@ -75,9 +75,15 @@ pub(super) fn compiled(lang: Lang) -> Result<&'static Compiled, String> {
         .map_err(Clone::clone)
 }
 
-/// Compiles a language's query ahead of the first file of that language.
+/// Compiles a language's query ahead of the first file of that language. JavaScript and
+/// TypeScript files are read by a walk of our own, which needs no query (compiling theirs
+/// cost 4% of a cold build), only its table of kind ids.
 pub(crate) fn prepare(lang: Lang) {
-    let _ = compiled(lang);
+    if lang.is_js_family() {
+        walk::prepare(lang);
+    } else {
+        let _ = compiled(lang);
+    }
 }
 
 /// Compile a language's query file (used by tests and `easel code` diagnostics).

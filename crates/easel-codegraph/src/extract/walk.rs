@@ -240,6 +240,11 @@ struct Hit<'t> {
     at: Node<'t>,
 }
 
+/// Looks up a grammar's kind ids ahead of its first file.
+pub(super) fn prepare(lang: Lang) {
+    Table::of(lang);
+}
+
 /// The walk: every match of the language's patterns, handed to the extractor in the query
 /// cursor's order. Checks the budget as it goes; the caller reads `budget.is_over()`.
 pub(super) fn walk<'t>(x: &mut Extractor<'_, 't>, root: Node<'t>, budget: &Budget) {
