@@ -262,11 +262,12 @@ pub(super) fn walk<'t>(x: &mut Extractor<'_, 't>, root: Node<'t>, budget: &Budge
         let code = t.code(node);
         hits.clear();
         if let Some(&(parent, pk)) = stack.last() {
-            if stack.len() >= 2
-                && pk != K::Other
+            // `export default function f`: the name is the last step of a pattern rooted at
+            // the export, two levels up.
+            if matches!(pk, K::FunctionDeclaration | K::ClassDeclaration)
+                && stack.len() >= 2
                 && let Some(&(grand, K::ExportStatement)) = stack.get(stack.len() - 2)
                 && node.is_named()
-                && matches!(pk, K::FunctionDeclaration | K::ClassDeclaration)
                 && cursor.field_id().map(|f| f.get()) == Some(t.f_name)
                 && default_export_name(t, grand, parent, node, pk, ts)
             {
