@@ -120,6 +120,12 @@ fn the_walk_reads_the_corners_as_the_query_does() {
              let v: T;\n",
         ),
         ("d.ts", "let last: T"),
+        // Met after their subtree: the reads inside the type come first.
+        (
+            "typeof.ts",
+            "let q: typeof a.b; let r: ReturnType<typeof f.g>, s = q.h();\n\
+             class W { t: typeof import('./m').v; u = this.t.w(); }\n",
+        ),
         ("e.ts", "class F { f: number }"),
         (
             "broken.ts",
