@@ -77,6 +77,11 @@ impl Budget {
         }
     }
 
+    /// Whether the deadline has passed (and the work must stop), for a walk of our own.
+    pub(crate) fn run_out(&self) -> bool {
+        self.check().is_break()
+    }
+
     /// Whether a callback stopped the work.
     pub(crate) fn is_over(&self) -> bool {
         self.over.load(Ordering::Relaxed)

@@ -46,7 +46,8 @@ pub use cache::CACHE_DIR;
 pub use callgraph::call_graph;
 pub use error::{ErrorKind, GraphError};
 pub use extract::{
-    DefKind, FileFacts, GENERIC_QUERY, Seg, check_query, extract, generic_definitions,
+    DefKind, FileFacts, GENERIC_QUERY, Seg, check_query, extract, extract_by_query,
+    generic_definitions,
 };
 pub use impact::{
     Impact, Neighbor, Picked, SymbolMatch, find_symbol, impact, pick_symbol, search_symbols,

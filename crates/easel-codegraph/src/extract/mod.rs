@@ -11,11 +11,13 @@ mod expressions;
 mod facts;
 mod fields;
 mod flows;
+mod hits;
 mod imports;
 mod jsx;
 mod literals;
 mod query;
 mod values;
+mod walk;
 
 pub(crate) use assignments::cjs_export_key;
 use calls::*;
@@ -23,11 +25,12 @@ use definitions::*;
 use expressions::*;
 pub use facts::*;
 use fields::{Field, FieldExt};
+use hits::FuncParts;
 use imports::require_key;
 use jsx::*;
 pub use jsx::{JSX_COMPONENT, JSX_FACTORY};
 use query::*;
-pub use query::{GENERIC_QUERY, check_query, extract, generic_definitions};
+pub use query::{GENERIC_QUERY, check_query, extract, extract_by_query, generic_definitions};
 pub(crate) use query::{extract_within, prepare};
 use values::*;
 

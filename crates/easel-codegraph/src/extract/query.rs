@@ -75,9 +75,15 @@ pub(super) fn compiled(lang: Lang) -> Result<&'static Compiled, String> {
         .map_err(Clone::clone)
 }
 
-/// Compiles a language's query ahead of the first file of that language.
+/// Compiles a language's query ahead of the first file of that language. JavaScript and
+/// TypeScript files are read by a walk of our own, which needs no query (compiling theirs
+/// cost 4% of a cold build), only its table of kind ids.
 pub(crate) fn prepare(lang: Lang) {
-    let _ = compiled(lang);
+    if lang.is_js_family() {
+        walk::prepare(lang);
+    } else {
+        let _ = compiled(lang);
+    }
 }
 
 /// Compile a language's query file (used by tests and `easel code` diagnostics).
@@ -96,6 +102,21 @@ pub fn extract(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> 
 
 /// [`extract`], telling a file skipped for its budget from other failures.
 pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, Failure> {
+    extract_by(lang, path, src, !lang.is_js_family())
+}
+
+/// [`extract`] through the language's query even for JavaScript and TypeScript, which
+/// [`extract`] reads by a walk of its own (`walk.rs`): the two must give the same facts, and
+/// `tests/walk.rs` compares them.
+#[doc(hidden)]
+pub fn extract_by_query(lang: Lang, path: &str, src: &[u8]) -> Result<FileFacts, String> {
+    extract_by(lang, path, src, true).map_err(|f| match f {
+        Failure::Skip(r) => format!("{path}: {}", r.describe()),
+        Failure::Error(e) => e,
+    })
+}
+
+fn extract_by(lang: Lang, path: &str, src: &[u8], query: bool) -> Result<FileFacts, Failure> {
     thread_local! {
         static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(Parser::new());
     }
@@ -112,6 +133,12 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             })
         })
     };
+    if !query {
+        let tree = parse()?;
+        let mut x = Extractor::new(lang, src, path.to_string(), count_lines(src));
+        walk::walk(&mut x, tree.root_node(), &budget);
+        return finish(x, &tree, &budget);
+    }
     // Compiling a language's query takes several milliseconds (tree-sitter analyses it against
     // the whole grammar): the first file of a language is parsed meanwhile, on another core.
     let (c, tree) = match slot(lang).get() {
@@ -150,134 +177,20 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         let k = &c.idx;
         if let Some(n) = get(k.class).or_else(|| get(k.namespace)) {
             let is_ns = get(k.namespace).is_some();
-            let name = get(k.class_name).map(|n| x.text(n)).unwrap_or_default();
-            let bases = all(k.class_base)
-                .into_iter()
-                .filter_map(|b| x.segs(b))
-                .collect();
-            let body = get(k.class_body).unwrap_or(n);
-            if lang.is_js_family() {
-                x.name_fields(body);
-            }
-            let name_node = get(k.class_name);
-            // TypeScript `namespace A.B { }` is `namespace A { namespace B { } }`: `A` spans
-            // the whole declaration, `B` starts at its name.
-            let nested = name_node.filter(|m| is_ns && m.kind() == "nested_identifier");
-            if let Some(m) = nested {
-                let mut parts = Vec::new();
-                nested_parts(m, &mut parts);
-                for (i, p) in parts.iter().enumerate() {
-                    let at = if i == 0 { n } else { *p };
-                    x.add_def(
-                        at,
-                        body,
-                        DefKind::Class,
-                        x.text(*p),
-                        Vec::new(),
-                        None,
-                        false,
-                    );
-                    if let Some(d) = x.facts.defs.last_mut() {
-                        d.is_namespace = true;
-                        d.end_byte = n.end_byte() as u32;
-                        d.end_line = n.end_position().row as u32 + 1;
-                    }
-                }
-                continue;
-            }
-            x.add_def(n, body, DefKind::Class, name, bases, None, false);
-            if let Some(d) = x.facts.defs.last_mut() {
-                d.is_namespace = is_ns;
-                d.is_interface = n.kind() == "interface_declaration";
-                d.is_abstract = n.kind() == "abstract_class_declaration";
-            }
+            let bases = all(k.class_base);
+            x.on_class(n, is_ns, get(k.class_name), &bases, get(k.class_body));
         } else if let Some(n) = get(k.func) {
-            let name_node = get(k.func_name);
-            let mut name = name_node.map(|n| x.text(n)).unwrap_or_default();
-            let mut receiver = get(k.func_receiver).map(|r| strip_generics(x.str(r)));
-            if let Some(pos) = name.rfind("::") {
-                receiver = Some(strip_generics(&name[..pos]));
-                name = name[pos + 2..].to_string();
-            }
-            let body = get(k.func_body).unwrap_or(n);
-            let mut params = get(k.func_params).map(|p| x.params(p)).unwrap_or_default();
-            let mut types = get(k.func_params)
-                .map(|p| x.param_types(p))
-                .unwrap_or_default();
-            if let Some(s) = get(k.func_self) {
-                params.insert(0, x.text(s));
-                types.insert(0, None);
-            }
-            // A method of an object literal bound to no name (an argument, a return value)
-            // is transparent, as an anonymous function is.
-            let kind = if lang.is_js_family()
-                && n.kind() == "method_definition"
-                && unbound_object_method(n)
-            {
-                DefKind::Scope
-            } else {
-                DefKind::Func
+            let parts = FuncParts {
+                name: get(k.func_name),
+                receiver: get(k.func_receiver),
+                params: get(k.func_params),
+                body: get(k.func_body),
+                self_: get(k.func_self),
+                is_static: get(k.func_static).is_some(),
             };
-            x.add_def(n, body, kind, name, Vec::new(), receiver, false);
-            if lang == Lang::Python
-                && let Some(p) = get(k.func_params)
-            {
-                x.pending.push(Pending::Params(n.start_byte() as u32, p));
-            }
-            if lang.is_js_family()
-                && let Some(p) = get(k.func_params)
-                && js_params_special(p)
-            {
-                x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
-            }
-            let is_static = get(k.func_static).is_some()
-                || (lang.is_js_family() && n.kind() == "method_definition" && js_static(n));
-            let returns = [
-                Field::RETURN_TYPE,
-                Field::RESULT,
-                Field::RETURNS,
-                Field::TYPE,
-            ]
-            .iter()
-            .find_map(|f| n.field(*f))
-            .and_then(|t| x.type_segs(t, 0));
-            let accessor = if lang.is_js_family() && n.kind() == "method_definition" {
-                js_accessor(n)
-            } else {
-                0
-            };
-            if let Some(d) = x.facts.defs.last_mut() {
-                d.params = params;
-                d.param_types = types;
-                d.return_type = returns;
-                d.accessor = accessor;
-                if is_static {
-                    d.is_classmethod = true;
-                }
-            }
+            x.on_func(n, parts);
         } else if let (Some(n), Some(name)) = (get(k.lambda), get(k.lambda_name)) {
-            // `{ 'quoted': () => ... }` is named by the key's text.
-            let name = if name.kind() == "string" {
-                unquote(x.str(name))
-            } else {
-                x.text(name)
-            };
-            let params = n
-                .field(Field::PARAMETERS)
-                .map(|p| x.params(p))
-                .or_else(|| n.field(Field::PARAMETER).map(|p| vec![x.text(p)]))
-                .unwrap_or_default();
-            let body = n.field(Field::BODY).unwrap_or(n);
-            x.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
-            if lang.is_js_family()
-                && let Some(p) = n.field(Field::PARAMETERS)
-                && js_params_special(p)
-            {
-                x.pending.push(Pending::JsParams(n.start_byte() as u32, p));
-            }
-            if let Some(d) = x.facts.defs.last_mut() {
-                d.params = params;
-            }
+            x.on_lambda(n, name);
         } else if let Some(n) = get(k.scope)
             && lang.is_js_family()
         {
@@ -327,36 +240,16 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         } else if let Some(n) = get(k.call_decorator) {
             x.pending.push(Pending::Decorator(n));
         } else if let Some(n) = get(k.import) {
-            if lang.is_js_family() && n.kind() == "export_statement" {
-                x.default_export_def(n);
-            }
-            x.pending.push(Pending::Import(n));
-        } else if let Some(n) = get(k.assign)
-            // `private readonly x: T` matches as `private` and as `readonly`: one field.
-            && !matches!(x.pending.last(), Some(Pending::Assign { node, .. }) if node.id() == n.id())
-        {
-            // `const t = { ... } satisfies T` binds the literal itself.
-            let right =
-                get(k.assign_right).map(|r| if lang.is_js_family() { js_unwrap(r) } else { r });
-            if lang.is_js_family()
-                && let (Some(l), Some(r)) = (get(k.assign_left), right)
-            {
-                x.name_value(l, r, n.kind() == "assignment_expression");
-                if n.kind() == "assignment_expression" {
-                    x.cjs_export_defs(l, r);
-                }
-            }
-            x.pending.push(Pending::Assign {
-                node: n,
-                left: get(k.assign_left),
-                right,
-                ty: get(k.assign_type),
-            });
+            x.on_import(n);
+        } else if let Some(n) = get(k.assign) {
+            x.on_assign(
+                n,
+                get(k.assign_left),
+                get(k.assign_right),
+                get(k.assign_type),
+            );
         } else if let Some(n) = get(k.bind) {
-            if let Some(f) = get(k.bind_for) {
-                x.for_loops.insert(n.id(), f);
-            }
-            x.pending.push(Pending::Bind(n));
+            x.on_bind(n, get(k.bind_for));
         } else if let Some(n) = get(k.global) {
             x.pending.push(Pending::Global(n));
         } else if let (Some(n), Some(l), Some(r)) =
@@ -395,12 +288,22 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
         }
     }
     drop(matches);
+    finish(x, &tree, &budget)
+}
+
+/// What follows the matches: the definitions and pending reads made final.
+fn finish<'t>(
+    mut x: Extractor<'_, 't>,
+    tree: &'t tree_sitter::Tree,
+    budget: &Budget,
+) -> Result<FileFacts, Failure> {
+    let lang = x.lang;
     if budget.is_over() {
         return Err(Failure::Skip(SkipReason::QueryBudget));
     }
     x.apply_renames();
     if x.facts.defs.is_empty() {
-        x.generic_defs(tree.root_node(), Some(&budget))?;
+        x.generic_defs(tree.root_node(), Some(budget))?;
         if budget.is_over() {
             return Err(Failure::Skip(SkipReason::QueryBudget));
         }
@@ -503,16 +406,5 @@ impl Captures {
             object: i("object"),
             class_expr: i("class.expr"),
         }
-    }
-}
-
-/// The names of a TypeScript `A.B.C` (a `nested_identifier`), outermost first.
-fn nested_parts<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
-    match (n.field(Field::OBJECT), n.field(Field::PROPERTY)) {
-        (Some(o), Some(p)) => {
-            nested_parts(o, out);
-            out.push(p);
-        }
-        _ => out.push(n),
     }
 }
