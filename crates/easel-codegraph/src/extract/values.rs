@@ -219,6 +219,7 @@ const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
     ("findLast", 0),
     ("flatMap", 0),
     ("reduce", 1),
+    ("reduceRight", 1),
 ];
 
 impl<'t> Extractor<'_, 't> {
@@ -437,12 +438,23 @@ impl<'t> Extractor<'_, 't> {
             return;
         };
         let def = &self.facts.defs[d as usize];
-        let Some(p) = def.params.get(pos).filter(|p| !p.starts_with('{')).cloned() else {
+        let Some(p) = def.params.get(pos).cloned() else {
             return;
         };
         let line = def.start_line;
         let mut value = recv.to_vec();
         value.push(Seg::Iter);
+        // A pattern (`([name, fn]) => fn()`): its names take the parts of each element.
+        if p.starts_with('{') {
+            let pattern = cb
+                .field(Field::PARAMETERS)
+                .and_then(|ps| named_parts(ps).into_iter().nth(pos))
+                .and_then(js_pattern);
+            if let Some(pattern) = pattern {
+                self.destructure(Some(d), line, pattern, value, 0);
+            }
+            return;
+        }
         self.facts
             .assigns
             .push(AssignFact::plain(Some(d), vec![p], Some(value), line));

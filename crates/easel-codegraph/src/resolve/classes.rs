@@ -90,6 +90,14 @@ impl<'a> Resolver<'a> {
         {
             return vec![Val::Instance(*r)];
         }
+        // A class's `prototype` holds its methods too: `Rook.prototype.canMove.call(this)`.
+        if let Val::Class(c) = v
+            && name == "prototype"
+            && self.lang(c.file).is_js_family()
+            && self.def(*c).kind == DefKind::Class
+        {
+            return vec![Val::Instance(*c)];
+        }
         match v {
             Val::Module(m) => {
                 let mut out = self.module_member(*m, name, depth, true);
