@@ -225,6 +225,10 @@ impl<'a> Resolver<'a> {
         let mut out = self.bind_methods(self.class_member(c, name, depth, false), false);
         if out.is_empty() {
             out = self.instance_attr(c, name, depth);
+        } else if self.lang(c.file).is_js_family() {
+            // A TypeScript class field (`entities: Entity[] = []`) is a member of the class
+            // body; what the methods push into it is held too.
+            out.extend(self.field_collections(c, name, depth));
         }
         if out.is_empty() {
             out = self.outer_attr(c, name, true, depth);
