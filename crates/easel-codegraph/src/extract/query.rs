@@ -278,10 +278,16 @@ pub(crate) fn extract_within(lang: Lang, path: &str, src: &[u8]) -> Result<FileF
             if let Some(d) = x.facts.defs.last_mut() {
                 d.params = params;
             }
+            if n.kind() == "arrow_function" {
+                x.pending.push(Pending::ArrowBody(n));
+            }
         } else if let Some(n) = get(k.scope)
             && lang.is_js_family()
         {
             x.function_value(n);
+            if n.kind() == "arrow_function" {
+                x.pending.push(Pending::ArrowBody(n));
+            }
         } else if let Some(n) = get(k.scope) {
             let params = n
                 .field(Field::PARAMETERS)

@@ -856,6 +856,24 @@ impl<'t> Extractor<'_, 't> {
     }
 
     /// The definition made for a node (a function or class written as a value), if any.
+    /// What a `return` (or an arrow's expression body) gives: an anonymous function written
+    /// there is a value too (`return function (particle) { ... }`, `(g) => (p) => ...`), so
+    /// that where the result is called gives its parameters their arguments; elsewhere an
+    /// anonymous function is no value the resolver follows.
+    pub(super) fn returned(&self, v: Node) -> Option<Vec<Seg>> {
+        let mut n = v;
+        while n.kind() == "parenthesized_expression" {
+            n = n.named_child(0)?;
+        }
+        if self.lang.is_js_family()
+            && matches!(n.kind(), "arrow_function" | "function_expression")
+            && let Some(d) = self.def_at(n, &[DefKind::Scope])
+        {
+            return Some(vec![Seg::Lambda(d)]);
+        }
+        self.segs(v)
+    }
+
     pub(super) fn def_at(&self, n: Node, kinds: &[DefKind]) -> Option<u32> {
         let start = n.start_byte() as u32;
         let defs = &self.facts.defs;

@@ -182,6 +182,10 @@ impl<'a> Resolver<'a> {
                         && call.via.is_some_and(|o| !self.calls_back(fi, o)) => {}
                 Some(ts) => {
                     for (t, _) in ts {
+                        // An anonymous function is no node: its calls are its scope's.
+                        if self.def(t).kind == DefKind::Scope {
+                            continue;
+                        }
                         edges.push(Edge {
                             from: caller.clone(),
                             to: self.node_id(t),
