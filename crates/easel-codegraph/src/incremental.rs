@@ -417,8 +417,9 @@ pub(crate) fn resolve<'a>(
     // the callers table of each round is dirty where the results it is made from changed.
     let mut rounds: Vec<Vec<Option<Vec<Pass1>>>> = vec![Vec::new(); n];
     let mut rounds_deps: Vec<Vec<Vec<u64>>> = vec![Vec::new(); n];
-    let mut prev: Vec<Vec<Pass1>> = first.clone();
+    let mut last: Option<Vec<Vec<Pass1>>> = None;
     for k in 0..PARAM_ROUNDS {
+        let prev = last.as_ref().unwrap_or(&first);
         let round: Vec<(Vec<Pass1>, Vec<u64>, bool)> = (0..n)
             .into_par_iter()
             .map(|fi| {
@@ -467,7 +468,7 @@ pub(crate) fn resolve<'a>(
             }
             p.dirty.extend(more);
         }
-        let done = round.iter().zip(&prev).all(|(a, b)| a.0 == *b);
+        let done = round.iter().zip(prev).all(|(a, b)| a.0 == *b);
         for (fi, (v, d, _)) in round.iter().enumerate() {
             rounds[fi].push((v != &prev[fi]).then(|| v.clone()));
             rounds_deps[fi].push(d.clone());
@@ -477,7 +478,7 @@ pub(crate) fn resolve<'a>(
         }
         let round: Vec<Vec<Pass1>> = round.into_iter().map(|(v, _, _)| v).collect();
         r.set_pass1(&round);
-        prev = round;
+        last = Some(round);
     }
     tracing::debug!(ms = t.elapsed().as_millis(), "rounds");
 
