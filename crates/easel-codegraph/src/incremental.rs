@@ -3,7 +3,8 @@
 //!
 //! Resolution is split into units per file, each run in a frame that notes what it read
 //! ([`crate::deps`]): the bases of the file's classes, the targets of its imports, the first
-//! pass over its calls, and the second pass (its edges). The state of the last build keeps
+//! pass over its calls, its rounds (the first pass again with parameters taking the arguments
+//! of the call sites found so far, `resolve::PARAM_ROUNDS`), and the second pass (its edges). The state of the last build keeps
 //! every unit's result with its reads as stable hashes. Next time, the *dirty keys* are those
 //! a change touches: the changed, added and deleted files themselves, every table key such a
 //! file adds entries to (before or after the change), and "all paths" when the set of files
@@ -11,7 +12,8 @@
 //! kept result is reused.
 //!
 //! Two tables are derived from the results of units rather than from facts: subclasses (from
-//! bases) and the call sites reaching each function (from the first pass). When redone units
+//! bases) and the call sites reaching each function (from the first pass, then from each
+//! round). When redone units
 //! change them, the keys they changed are dirty too, before the units that read them are
 //! checked. Units run in the same order as in a full build, so that derived tables list their
 //! entries in the same order.
@@ -70,7 +72,7 @@ use crate::files::Files;
 use crate::graph_json::Layout;
 use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
 use crate::model::Graph;
-use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver, Summary, summarize};
+use crate::resolve::{FileBases, ImportTargets, PARAM_ROUNDS, Pass1, Resolver, Summary, summarize};
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -101,6 +103,10 @@ struct FileState {
     imports_deps: Vec<u64>,
     pass1: Vec<Pass1>,
     pass1_deps: Vec<u64>,
+    /// Each round of the first pass with parameter flow (`PARAM_ROUNDS`): its result where it
+    /// differs from the round before (or the first pass), and what it read.
+    rounds: Vec<Option<Vec<Pass1>>>,
+    rounds_deps: Vec<Vec<u64>>,
     pass2_deps: Vec<u64>,
     /// How many nodes, `CONTAINS` edges, other edges, unresolved and builtin calls the file
     /// has in the graph: where its pieces are in the kept graph.
@@ -406,6 +412,76 @@ pub(crate) fn resolve<'a>(
     r.set_pass1(&first);
     tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
 
+    // Rounds of the first pass with parameters taking arguments, as in a full build
+    // (`Resolver::into_graph`), each unit reused when its file and reads are as they were;
+    // the callers table of each round is dirty where the results it is made from changed.
+    let mut rounds: Vec<Vec<Option<Vec<Pass1>>>> = vec![Vec::new(); n];
+    let mut rounds_deps: Vec<Vec<Vec<u64>>> = vec![Vec::new(); n];
+    let mut last: Option<Vec<Vec<Pass1>>> = None;
+    for k in 0..PARAM_ROUNDS {
+        let prev = last.as_ref().unwrap_or(&first);
+        let round: Vec<(Vec<Pass1>, Vec<u64>, bool)> = (0..n)
+            .into_par_iter()
+            .map(|fi| {
+                if let Some(p) = &plan
+                    && !pass1_redone[fi]
+                    && let Some(o) = p.same[fi]
+                    && let Some(d) = p.old.files[o].rounds_deps.get(k)
+                    && p.clean(d)
+                    && let Some(v) = old_round(&p.old.files[o], k)
+                        .iter()
+                        .map(|c| remap_pass1(p, c))
+                        .collect::<Option<Vec<_>>>()
+                {
+                    return (v, d.clone(), false);
+                }
+                let (v, deps) = r.file_round(fi as FileId, &first[fi]);
+                (v, r.stable(&deps), true)
+            })
+            .collect();
+        if let Some(p) = &mut plan {
+            let new_paths = p.new_paths(facts);
+            let mut more = Vec::new();
+            for (fi, (v, _, redone)) in round.iter().enumerate() {
+                if !redone {
+                    continue;
+                }
+                let new = callers_sig(&new_paths, v);
+                let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
+                let old = old_state
+                    .map(|s| callers_sig(&p.old.paths, old_round(s, k)))
+                    .unwrap_or_default();
+                let same_sites = p.same_outside(fi)
+                    && old_state.is_some_and(|s| {
+                        pass1_stable(&p.old.paths, old_round(s, k)) == pass1_stable(&new_paths, v)
+                    });
+                if !same_sites {
+                    more.extend(old);
+                    more.extend(new);
+                }
+            }
+            for &o in &p.gone_or_changed {
+                if p.remap[o].is_some() {
+                    continue;
+                }
+                more.extend(callers_sig(&p.old.paths, old_round(&p.old.files[o], k)));
+            }
+            p.dirty.extend(more);
+        }
+        let done = round.iter().zip(prev).all(|(a, b)| a.0 == *b);
+        for (fi, (v, d, _)) in round.iter().enumerate() {
+            rounds[fi].push((v != &prev[fi]).then(|| v.clone()));
+            rounds_deps[fi].push(d.clone());
+        }
+        if done {
+            break;
+        }
+        let round: Vec<Vec<Pass1>> = round.into_iter().map(|(v, _, _)| v).collect();
+        r.set_pass1(&round);
+        last = Some(round);
+    }
+    tracing::debug!(ms = t.elapsed().as_millis(), "rounds");
+
     // Second pass.
     let second: Vec<(Option<crate::resolve::FileEdges>, Vec<u64>, bool)> = (0..n)
         .into_par_iter()
@@ -490,6 +566,8 @@ pub(crate) fn resolve<'a>(
             imports_deps: imports_deps.next().unwrap_or_default(),
             pass1: first.next().unwrap_or_default(),
             pass1_deps: pass1_deps.next().unwrap_or_default(),
+            rounds: std::mem::take(&mut rounds[fi]),
+            rounds_deps: std::mem::take(&mut rounds_deps[fi]),
             pass2_deps,
             counts,
         });
@@ -519,6 +597,25 @@ fn bases_stable(paths: &[String], b: &[(u32, Vec<Ref>)]) -> Vec<(u32, Vec<u64>)>
                 .collect();
             (*d, ks)
         })
+        .collect()
+}
+
+/// The result of round `k` of a file's kept state: the last one that differed before it, or
+/// the first pass (a build stops its rounds once they change nothing).
+fn old_round(s: &FileState, k: usize) -> &[Pass1] {
+    s.rounds
+        .iter()
+        .take(k + 1)
+        .rev()
+        .find_map(Option::as_deref)
+        .unwrap_or(&s.pass1)
+}
+
+/// The keys of the callers table that a file's first-pass (or round) results add to.
+fn callers_sig(paths: &[String], v: &[Pass1]) -> Vec<u64> {
+    v.iter()
+        .flat_map(|c| c.targets().unwrap_or(&[]))
+        .map(|(t, _)| ref_key(tag::CALLERS, &paths[t.file as usize], t.def))
         .collect()
 }
 

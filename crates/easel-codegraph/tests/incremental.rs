@@ -470,3 +470,56 @@ fn a_state_without_its_graph_or_a_damaged_one_is_not_trusted() {
     let again = build(root, &cached).unwrap();
     assert_eq!(again.stats.resolved, 1, "{:?}", again.stats);
 }
+
+/// Calls found through parameters in a later round (a state object handed to `setState` by
+/// a method that got the machine as its argument): an edit anywhere along that chain gives
+/// the graph of a full build, as the link appears, goes away and comes back.
+#[test]
+fn rounds_of_parameter_flow_follow_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let states = |next: &str| {
+        format!(
+            "export const idle = {{\n  select(m) {{ m.setState({next}); }},\n}};\n\
+             export const busy = {{\n  select(m) {{ m.show(); }},\n}};\n"
+        )
+    };
+    let machine = |field: &str| {
+        format!(
+            "import {{ idle }} from './states.js';\n\
+             export class Machine {{\n  constructor() {{ this.state = idle; }}\n\
+             setState(s) {{ this.{field} = s; }}\n  select() {{ this.state.select(this); }}\n\
+             show() {{}}\n}}\n"
+        )
+    };
+    let reached = |b: &easel_codegraph::Built| {
+        b.graph
+            .call_pairs()
+            .contains(&("machine.Machine.select".into(), "states.busy.select".into()))
+    };
+    apply(root, "states.js", Some(&states("busy")));
+    apply(root, "machine.js", Some(&machine("state")));
+    let main = "import { Machine } from './machine.js';\nconst m = new Machine();\nm.select();\n";
+    let first = edit_and_build(root, "main.js", main);
+    assert!(reached(&first), "{:?}", first.graph.call_pairs());
+    // The link goes: the state handed over is the one already held.
+    assert!(!reached(&edit_and_build(
+        root,
+        "states.js",
+        &states("idle")
+    )));
+    // And comes back.
+    assert!(reached(&edit_and_build(root, "states.js", &states("busy"))));
+    // The machine stops storing the state it is given, then stores it again.
+    assert!(!reached(&edit_and_build(
+        root,
+        "machine.js",
+        &machine("other")
+    )));
+    assert!(reached(&edit_and_build(
+        root,
+        "machine.js",
+        &machine("state")
+    )));
+    edit_and_build(root, "main.js", &format!("{main}m.select();\n"));
+}

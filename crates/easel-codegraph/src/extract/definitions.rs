@@ -548,7 +548,7 @@ impl<'t> Extractor<'_, 't> {
                 }
                 Pending::Return(n, v) => {
                     let scope = self.scope_of(n.start_byte() as u32);
-                    let mut value = v.and_then(|v| self.segs(v));
+                    let mut value = v.and_then(|v| self.returned(v));
                     let yields = n.kind() == "yield";
                     // `yield from g` yields what iterating over `g` gives.
                     if yields
@@ -588,9 +588,22 @@ impl<'t> Extractor<'_, 't> {
                 Pending::Params(start, p) => self.defaults(start, p),
                 Pending::With(n) => self.with_item(n),
                 Pending::JsParams(start, p) => self.js_params(start, p),
+                Pending::ArrowBody(n) => {
+                    if let Some(body) = n.field(Field::BODY)
+                        && body.kind() != "statement_block"
+                        && let Some(d) = self.def_at(n, &[DefKind::Func, DefKind::Scope])
+                    {
+                        let value = self.returned(body);
+                        self.facts.returns.push(ReturnFact {
+                            scope: Some(d),
+                            value,
+                            yields: false,
+                        });
+                    }
+                }
                 Pending::LambdaBody(start, body) => {
                     if let Some(d) = self.func_def_at(start) {
-                        let value = self.segs(body);
+                        let value = self.returned(body);
                         self.facts.returns.push(ReturnFact {
                             scope: Some(d as u32),
                             value,

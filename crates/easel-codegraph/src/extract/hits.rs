@@ -142,6 +142,9 @@ impl<'s, 't> Extractor<'s, 't> {
         if let Some(d) = self.facts.defs.last_mut() {
             d.params = params;
         }
+        if self.lang.is_js_family() && n.kind() == "arrow_function" {
+            self.pending.push(Pending::ArrowBody(n));
+        }
     }
 
     /// An import, or a JavaScript `export` statement without a declaration.

@@ -65,6 +65,8 @@ enum Pending<'t> {
     Params(u32, Node<'t>),
     /// A Python lambda's body: the value it returns.
     LambdaBody(u32, Node<'t>),
+    /// A JavaScript arrow function whose body is an expression: the value it returns.
+    ArrowBody(Node<'t>),
     /// A Python `with` item.
     With(Node<'t>),
     /// A JavaScript function's parameter list (at the function's start byte), read for the

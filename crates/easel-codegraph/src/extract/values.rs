@@ -219,6 +219,7 @@ const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
     ("findLast", 0),
     ("flatMap", 0),
     ("reduce", 1),
+    ("reduceRight", 1),
 ];
 
 impl<'t> Extractor<'_, 't> {
@@ -437,12 +438,23 @@ impl<'t> Extractor<'_, 't> {
             return;
         };
         let def = &self.facts.defs[d as usize];
-        let Some(p) = def.params.get(pos).filter(|p| !p.starts_with('{')).cloned() else {
+        let Some(p) = def.params.get(pos).cloned() else {
             return;
         };
         let line = def.start_line;
         let mut value = recv.to_vec();
         value.push(Seg::Iter);
+        // A pattern (`([name, fn]) => fn()`): its names take the parts of each element.
+        if p.starts_with('{') {
+            let pattern = cb
+                .field(Field::PARAMETERS)
+                .and_then(|ps| named_parts(ps).into_iter().nth(pos))
+                .and_then(js_pattern);
+            if let Some(pattern) = pattern {
+                self.destructure(Some(d), line, pattern, value, 0);
+            }
+            return;
+        }
         self.facts
             .assigns
             .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
@@ -763,6 +775,9 @@ impl<'t> Extractor<'_, 't> {
             self.pending
                 .push(Pending::JsParams(n.start_byte() as u32, p));
         }
+        if n.kind() == "arrow_function" {
+            self.pending.push(Pending::ArrowBody(n));
+        }
     }
 
     /// Names the object literals and function values that bindings met during the query
@@ -844,6 +859,24 @@ impl<'t> Extractor<'_, 't> {
     }
 
     /// The definition made for a node (a function or class written as a value), if any.
+    /// What a `return` (or an arrow's expression body) gives: an anonymous function written
+    /// there is a value too (`return function (particle) { ... }`, `(g) => (p) => ...`), so
+    /// that where the result is called gives its parameters their arguments; elsewhere an
+    /// anonymous function is no value the resolver follows.
+    pub(super) fn returned(&self, v: Node) -> Option<Vec<Seg>> {
+        let mut n = v;
+        while n.kind() == "parenthesized_expression" {
+            n = n.named_child(0)?;
+        }
+        if self.lang.is_js_family()
+            && matches!(n.kind(), "arrow_function" | "function_expression")
+            && let Some(d) = self.def_at(n, &[DefKind::Scope])
+        {
+            return Some(vec![Seg::Lambda(d)]);
+        }
+        self.segs(v)
+    }
+
     pub(super) fn def_at(&self, n: Node, kinds: &[DefKind]) -> Option<u32> {
         let start = n.start_byte() as u32;
         let defs = &self.facts.defs;

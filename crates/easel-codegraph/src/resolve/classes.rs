@@ -90,6 +90,14 @@ impl<'a> Resolver<'a> {
         {
             return vec![Val::Instance(*r)];
         }
+        // A class's `prototype` holds its methods too: `Rook.prototype.canMove.call(this)`.
+        if let Val::Class(c) = v
+            && name == "prototype"
+            && self.lang(c.file).is_js_family()
+            && self.def(*c).kind == DefKind::Class
+        {
+            return vec![Val::Instance(*c)];
+        }
         match v {
             Val::Module(m) => {
                 let mut out = self.module_member(*m, name, depth, true);
@@ -217,6 +225,10 @@ impl<'a> Resolver<'a> {
         let mut out = self.bind_methods(self.class_member(c, name, depth, false), false);
         if out.is_empty() {
             out = self.instance_attr(c, name, depth);
+        } else if self.lang(c.file).is_js_family() {
+            // A TypeScript class field (`entities: Entity[] = []`) is a member of the class
+            // body; what the methods push into it is held too.
+            out.extend(self.field_collections(c, name, depth));
         }
         if out.is_empty() {
             out = self.outer_attr(c, name, true, depth);
