@@ -339,7 +339,7 @@ const STATE_FILE: &str = "resolve.bin";
 /// resolver's rules change what a unit returns or what `resolve::summarize` makes of a file
 /// (a new global table, other names in `py_used`, ...): kept results and summaries of
 /// unchanged files are reused as they are.
-const STATE_FORMAT: &str = "state-5";
+const STATE_FORMAT: &str = "state-6";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
 /// damaged state is none (the build then resolves everything).
@@ -349,8 +349,12 @@ pub(crate) fn load_state(root: &Path) -> Option<crate::incremental::State> {
     if format != (FORMAT, STATE_FORMAT) {
         return None;
     }
-    match postcard::from_bytes(rest) {
-        Ok(s) => Some(s),
+    match postcard::from_bytes::<crate::incremental::State>(rest) {
+        Ok(s) if s.fits() => Some(s),
+        Ok(_) => {
+            tracing::warn!("ignoring the damaged resolution state: reads out of its table");
+            None
+        }
         Err(e) => {
             tracing::warn!("ignoring the damaged resolution state: {e}");
             None

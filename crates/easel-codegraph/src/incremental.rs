@@ -69,6 +69,7 @@ use crate::extract::FileFacts;
 use crate::files::Files;
 use crate::graph_json::Layout;
 use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
+use crate::kept_reads::{Got, Reads, Table, renumber};
 use crate::model::Graph;
 use crate::resolve::{FileBases, ImportTargets, Pass1, Resolver, Summary, summarize};
 use foldhash::{HashMap, HashSet};
@@ -86,7 +87,21 @@ pub(crate) struct State {
     keys: Vec<[u8; 32]>,
     /// Python package folders: they name every module, so a change of them redoes everything.
     init_dirs: Vec<String>,
+    /// Every hash a unit of `files` read; their reads are indices into it.
+    table: Table,
     files: Vec<FileState>,
+}
+
+impl State {
+    /// Whether every unit's reads are in the table (a damaged state is not used).
+    pub(crate) fn fits(&self) -> bool {
+        let n = self.table.0.len();
+        self.files.iter().all(|f| {
+            [&f.bases_deps, &f.imports_deps, &f.pass1_deps, &f.pass2_deps]
+                .iter()
+                .all(|r| r.fits(n))
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize, Default, Clone)]
@@ -96,12 +111,12 @@ struct FileState {
     /// of unchanged files need not be decoded.
     summary: Summary,
     bases: Vec<(u32, Vec<Ref>)>,
-    bases_deps: Vec<u64>,
+    bases_deps: Reads,
     imports: Vec<Vec<FileId>>,
-    imports_deps: Vec<u64>,
+    imports_deps: Reads,
     pass1: Vec<Pass1>,
-    pass1_deps: Vec<u64>,
-    pass2_deps: Vec<u64>,
+    pass1_deps: Reads,
+    pass2_deps: Reads,
     /// How many nodes, `CONTAINS` edges, other edges, unresolved and builtin calls the file
     /// has in the graph: where its pieces are in the kept graph.
     counts: [u32; 5],
@@ -125,6 +140,9 @@ struct Plan<'s> {
     /// Old file → new file, for unchanged files only.
     remap: Vec<Option<FileId>>,
     dirty: HashSet<u64>,
+    /// Which hashes of the old state's table are in `dirty`, so that checking a kept unit's
+    /// reads is one lookup by index each.
+    dirty_reads: Vec<bool>,
     /// Old files that changed or went away.
     gone_or_changed: Vec<usize>,
     /// New files whose calls alone changed ([`crate::resolve::same_interface`]): results of
@@ -139,7 +157,7 @@ struct Before<'b> {
     facts: &'b (dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
 }
 
-impl Plan<'_> {
+impl<'s> Plan<'s> {
     /// Whether new file `fi` shows other files what its old version did: unchanged, or
     /// changed in its calls alone.
     fn same_outside(&self, fi: usize) -> bool {
@@ -153,15 +171,29 @@ impl Plan<'_> {
         })
     }
 
-    fn clean(&self, deps: &[u64]) -> bool {
-        !deps.iter().any(|d| self.dirty.contains(d))
+    fn clean(&self, deps: &Reads) -> bool {
+        !deps
+            .0
+            .iter()
+            .any(|&i| self.dirty_reads.get(i as usize).is_none_or(|d| *d))
+    }
+
+    /// Makes these keys dirty.
+    fn add_dirty(&mut self, keys: impl IntoIterator<Item = u64>) {
+        for k in keys {
+            if self.dirty.insert(k)
+                && let Ok(i) = self.old.table.0.binary_search(&k)
+            {
+                self.dirty_reads[i] = true;
+            }
+        }
     }
 
     /// A kept result of new file `fi`, when the file and everything the result read are as
     /// they were.
-    fn reusable(&self, fi: usize, deps: impl Fn(&FileState) -> &[u64]) -> Option<&FileState> {
+    fn reusable(&self, fi: usize, deps: impl Fn(&FileState) -> &Reads) -> Option<&'s FileState> {
         let o = self.same[fi]?;
-        let st = &self.old.files[o];
+        let st: &'s FileState = &self.old.files[o];
         self.clean(deps(st)).then_some(st)
     }
 }
@@ -258,7 +290,7 @@ pub(crate) fn resolve<'a>(
     };
 
     // Bases, then the subclass table.
-    let bases: Vec<(FileBases, Vec<u64>, bool)> = (0..n)
+    let bases: Vec<(FileBases, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -272,11 +304,11 @@ pub(crate) fn resolve<'a>(
                     })
                     .collect::<Option<Vec<_>>>()
             {
-                return ((b, Vec::new()), st.bases_deps.clone(), false);
+                return ((b, Vec::new()), Got::Kept(&st.bases_deps), false);
             }
             let (b, deps) = r.file_bases(fi as FileId);
             let stable = r.stable(&deps);
-            ((b, deps), stable, true)
+            ((b, deps), Got::New(stable), true)
         })
         .collect();
     if let Some(p) = &mut plan {
@@ -303,15 +335,15 @@ pub(crate) fn resolve<'a>(
             let old = bases_stable(&p.old.paths, &p.old.files[o].bases);
             more.extend(old.into_iter().flat_map(|(_, ks)| ks));
         }
-        p.dirty.extend(more);
+        p.add_dirty(more);
     }
     reuse.bases_redone = bases.iter().filter(|b| b.2).count();
-    let (file_bases, bases_deps): (Vec<FileBases>, Vec<Vec<u64>>) =
+    let (file_bases, bases_deps): (Vec<FileBases>, Vec<Got>) =
         bases.into_iter().map(|(b, d, _)| (b, d)).unzip();
     r.set_bases(&file_bases);
 
     // Imports.
-    let imports: Vec<(ImportTargets, Vec<u64>, bool)> = (0..n)
+    let imports: Vec<(ImportTargets, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -326,19 +358,22 @@ pub(crate) fn resolve<'a>(
                     })
                     .collect::<Option<Vec<_>>>()
             {
-                let deps = st.imports_deps.iter().map(|&h| Dep::Stable(h)).collect();
-                return ((t, deps), st.imports_deps.clone(), false);
+                let table = &p.old.table.0;
+                let deps = (st.imports_deps.0.iter())
+                    .filter_map(|&i| table.get(i as usize).map(|&h| Dep::Stable(h)))
+                    .collect();
+                return ((t, deps), Got::Kept(&st.imports_deps), false);
             }
             let (t, deps) = r.file_imports(fi as FileId);
             let stable = r.stable(&deps);
-            ((t, deps), stable, true)
+            ((t, deps), Got::New(stable), true)
         })
         .collect();
     reuse.imports_redone = imports.iter().filter(|i| i.2).count();
     let mut imports_deps = Vec::with_capacity(n);
     let mut targets = Vec::with_capacity(n);
     for (t, d, _) in imports {
-        imports_deps.push(d.clone());
+        imports_deps.push(d);
         targets.push(t);
     }
     let import_lists: Vec<Vec<Vec<FileId>>> = targets.iter().map(|(t, _)| t.clone()).collect();
@@ -346,7 +381,7 @@ pub(crate) fn resolve<'a>(
     tracing::debug!(ms = t.elapsed().as_millis(), "bases and imports");
 
     // First pass, then the callers table.
-    let first: Vec<(Vec<Pass1>, Vec<u64>, bool)> = (0..n)
+    let first: Vec<(Vec<Pass1>, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -357,10 +392,10 @@ pub(crate) fn resolve<'a>(
                     .map(|c| remap_pass1(p, c))
                     .collect::<Option<Vec<_>>>()
             {
-                return (v, st.pass1_deps.clone(), false);
+                return (v, Got::Kept(&st.pass1_deps), false);
             }
             let (v, deps) = r.file_pass1(fi as FileId);
-            (v, r.stable(&deps), true)
+            (v, Got::New(r.stable(&deps)), true)
         })
         .collect();
     if let Some(p) = &mut plan {
@@ -397,17 +432,17 @@ pub(crate) fn resolve<'a>(
             }
             more.extend(sig(&p.old.paths, &p.old.files[o].pass1));
         }
-        p.dirty.extend(more);
+        p.add_dirty(more);
     }
     reuse.pass1_redone = first.iter().filter(|f| f.2).count();
     let pass1_redone: Vec<bool> = first.iter().map(|f| f.2).collect();
-    let (first, pass1_deps): (Vec<Vec<Pass1>>, Vec<Vec<u64>>) =
+    let (first, pass1_deps): (Vec<Vec<Pass1>>, Vec<Got>) =
         first.into_iter().map(|(v, d, _)| (v, d)).unzip();
     r.set_pass1(&first);
     tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
 
     // Second pass.
-    let second: Vec<(Option<crate::resolve::FileEdges>, Vec<u64>, bool)> = (0..n)
+    let mut second: Vec<(Option<crate::resolve::FileEdges>, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -415,10 +450,10 @@ pub(crate) fn resolve<'a>(
                 && let Some(st) = p.reusable(fi, |s| &s.pass2_deps)
             {
                 // Kept: the pieces of the old graph are moved over below.
-                return (None, st.pass2_deps.clone(), false);
+                return (None, Got::Kept(&st.pass2_deps), false);
             }
             let (e, deps) = r.file_pass2(fi as FileId, &first[fi]);
-            (Some(e), r.stable(&deps), true)
+            (Some(e), Got::New(r.stable(&deps)), true)
         })
         .collect();
     reuse.pass2_redone = second.iter().filter(|s| s.2).count();
@@ -435,14 +470,25 @@ pub(crate) fn resolve<'a>(
         same_nodes: Vec::with_capacity(n),
         same_edges: Vec::with_capacity(n),
     };
-    let mut bases_deps = bases_deps.into_iter();
-    let mut imports_deps = imports_deps.into_iter();
+    // Every unit's reads, four per file, renumbered into the next state's table.
+    let mut units = Vec::with_capacity(4 * n);
+    for (((b, i), p1), (_, p2, _)) in bases_deps
+        .into_iter()
+        .zip(imports_deps)
+        .zip(pass1_deps)
+        .zip(&mut second)
+    {
+        units.extend([b, i, p1, std::mem::replace(p2, Got::New(Vec::new()))]);
+    }
+    let old_table = old.map_or(&[][..], |o| &o.table.0[..]);
+    let (table, reads) = renumber(old_table, units);
+    let mut reads = reads.into_iter();
+    let mut next_reads = || reads.next().unwrap_or_default();
     let mut import_lists = import_lists.into_iter();
-    let mut pass1_deps = pass1_deps.into_iter();
     let mut first = first.into_iter();
     let mut file_bases = file_bases.into_iter();
     let mut summaries = summaries.into_iter();
-    for (fi, ((edges, pass2_deps, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
+    for (fi, ((edges, _, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
         let old_fi = plan.as_ref().and_then(|p| p.same[fi]);
         let was = |o: usize| kept.as_ref().map_or([0; 5], |k| k.counts(o));
         let mut counts = [0u32; 5];
@@ -485,12 +531,12 @@ pub(crate) fn resolve<'a>(
             contrib,
             summary: summaries.next().unwrap_or_default(),
             bases: file_bases.next().map(|b| b.0).unwrap_or_default(),
-            bases_deps: bases_deps.next().unwrap_or_default(),
+            bases_deps: next_reads(),
             imports: import_lists.next().unwrap_or_default(),
-            imports_deps: imports_deps.next().unwrap_or_default(),
+            imports_deps: next_reads(),
             pass1: first.next().unwrap_or_default(),
-            pass1_deps: pass1_deps.next().unwrap_or_default(),
-            pass2_deps,
+            pass1_deps: next_reads(),
+            pass2_deps: next_reads(),
             counts,
         });
     }
@@ -500,6 +546,7 @@ pub(crate) fn resolve<'a>(
         paths: facts.paths().map(str::to_string).collect(),
         keys: keys.to_vec(),
         init_dirs: init,
+        table,
         files,
     };
     let decoded = (0..n).filter(|&i| facts.is_decoded(i)).count();
@@ -654,11 +701,18 @@ fn plan<'s>(
     if set_changed {
         dirty.insert(crate::deps::all_paths_key());
     }
+    let mut dirty_reads = vec![false; old.table.0.len()];
+    for k in &dirty {
+        if let Ok(i) = old.table.0.binary_search(k) {
+            dirty_reads[i] = true;
+        }
+    }
     Plan {
         old,
         same,
         remap,
         dirty,
+        dirty_reads,
         gone_or_changed,
         body_only,
     }

@@ -35,6 +35,7 @@ mod graph_json;
 mod impact;
 mod incremental;
 mod kept_graph;
+mod kept_reads;
 mod lang;
 mod model;
 mod pipeline;
