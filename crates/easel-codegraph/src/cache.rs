@@ -269,16 +269,19 @@ impl Cache {
 }
 
 const GRAPH_FILE: &str = "graph.bin";
+/// The layout of `graph.bin`, checked with [`FORMAT`]: a graph of another layout is not read.
+const GRAPH_FORMAT: &str = "graph-2";
 
 /// The buffer between an encoder and its file: large enough that writes are few, small
 /// enough not to cost page faults of its own (four files are written at once).
 pub(crate) const WRITE_BUFFER: usize = 128 * 1024;
 
-#[derive(Serialize, Deserialize)]
-struct KeptGraph {
-    format: String,
+#[derive(Deserialize)]
+struct KeptGraph<'a> {
+    #[serde(borrow)]
+    format: (&'a str, &'a str),
     digest: [u8; 32],
-    graph: crate::model::Graph,
+    graph: crate::graph_pack::Unpacked,
     lines: u64,
 }
 
@@ -286,23 +289,31 @@ struct KeptGraph {
 pub(crate) fn load_graph(root: &Path, digest: &[u8; 32]) -> Option<(crate::model::Graph, u64)> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
     // The digest first: a graph of other inputs is not decoded.
-    if !matches!(postcard::take_from_bytes::<(String, [u8; 32])>(&bytes),
-        Ok(((f, d), _)) if f == FORMAT && d == *digest)
+    if !matches!(postcard::take_from_bytes::<((&str, &str), [u8; 32])>(&bytes),
+        Ok(((f, d), _)) if f == (FORMAT, GRAPH_FORMAT) && d == *digest)
     {
         return None;
     }
     let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
-    (kept.digest == *digest).then_some((kept.graph, kept.lines))
+    let lines = kept.lines;
+    (kept.digest == *digest && kept.format == (FORMAT, GRAPH_FORMAT))
+        .then_some((kept.graph.0, lines))
 }
 
 /// The graph the last run kept, whatever its inputs, with their digest.
 pub(crate) fn load_any_graph(root: &Path) -> Option<([u8; 32], crate::model::Graph)> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
-    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+    if !matches!(postcard::take_from_bytes::<(&str, &str)>(&bytes),
+        Ok((f, _)) if f == (FORMAT, GRAPH_FORMAT))
+    {
         return None;
     }
     let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
-    Some((kept.digest, kept.graph))
+    let digest = kept.digest;
+    if kept.format != (FORMAT, GRAPH_FORMAT) {
+        return None;
+    }
+    Some((digest, kept.graph.0))
 }
 
 /// Keeps the graph resolved from the inputs with this digest.
@@ -320,15 +331,15 @@ pub(crate) fn store_graph(
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
     #[derive(Serialize)]
     struct KeptRef<'a> {
-        format: &'a str,
+        format: (&'a str, &'a str),
         digest: [u8; 32],
-        graph: &'a crate::model::Graph,
+        graph: crate::graph_pack::Packing<'a>,
         lines: u64,
     }
     let kept = KeptRef {
-        format: FORMAT,
+        format: (FORMAT, GRAPH_FORMAT),
         digest: *digest,
-        graph,
+        graph: crate::graph_pack::pack(graph),
         lines,
     };
     write_file(&dir, GRAPH_FILE, |w| postcard::to_io(&kept, w).map(|_| ()))

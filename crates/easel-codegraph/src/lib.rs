@@ -32,6 +32,7 @@ mod error;
 mod extract;
 mod files;
 mod graph_json;
+mod graph_pack;
 mod impact;
 mod incremental;
 mod kept_graph;
