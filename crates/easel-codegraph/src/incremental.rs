@@ -95,7 +95,7 @@ pub(crate) struct State {
 impl State {
     /// Whether every unit's reads are in the table (a damaged state is not used).
     pub(crate) fn fits(&self) -> bool {
-        let n = self.table.0.len();
+        let n = self.table.hashes.len();
         self.files.iter().all(|f| {
             [&f.bases_deps, &f.imports_deps, &f.pass1_deps, &f.pass2_deps]
                 .iter()
@@ -173,19 +173,16 @@ impl<'s> Plan<'s> {
 
     fn clean(&self, deps: &Reads) -> bool {
         !deps
-            .0
-            .iter()
-            .any(|&i| self.dirty_reads.get(i as usize).is_none_or(|d| *d))
+            .indices()
+            .any(|i| self.dirty_reads.get(i as usize).is_none_or(|d| *d))
     }
 
     /// Makes these keys dirty.
     fn add_dirty(&mut self, keys: impl IntoIterator<Item = u64>) {
-        for k in keys {
-            if self.dirty.insert(k)
-                && let Ok(i) = self.old.table.0.binary_search(&k)
-            {
-                self.dirty_reads[i] = true;
-            }
+        let before = self.dirty.len();
+        self.dirty.extend(keys);
+        if self.dirty.len() > before {
+            self.dirty_reads = dirty_reads(&self.old.table.hashes, &self.dirty);
         }
     }
 
@@ -358,9 +355,9 @@ pub(crate) fn resolve<'a>(
                     })
                     .collect::<Option<Vec<_>>>()
             {
-                let table = &p.old.table.0;
-                let deps = (st.imports_deps.0.iter())
-                    .filter_map(|&i| table.get(i as usize).map(|&h| Dep::Stable(h)))
+                let table = &p.old.table.hashes;
+                let deps = (st.imports_deps.indices())
+                    .filter_map(|i| table.get(i as usize).map(|&h| Dep::Stable(h)))
                     .collect();
                 return ((t, deps), Got::Kept(&st.imports_deps), false);
             }
@@ -480,8 +477,8 @@ pub(crate) fn resolve<'a>(
     {
         units.extend([b, i, p1, std::mem::replace(p2, Got::New(Vec::new()))]);
     }
-    let old_table = old.map_or(&[][..], |o| &o.table.0[..]);
-    let (table, reads) = renumber(old_table, units);
+    let none = Table::default();
+    let (table, reads) = renumber(old.map_or(&none, |o| &o.table), units);
     let mut reads = reads.into_iter();
     let mut next_reads = || reads.next().unwrap_or_default();
     let mut import_lists = import_lists.into_iter();
@@ -701,21 +698,20 @@ fn plan<'s>(
     if set_changed {
         dirty.insert(crate::deps::all_paths_key());
     }
-    let mut dirty_reads = vec![false; old.table.0.len()];
-    for k in &dirty {
-        if let Ok(i) = old.table.0.binary_search(k) {
-            dirty_reads[i] = true;
-        }
-    }
     Plan {
+        dirty_reads: dirty_reads(&old.table.hashes, &dirty),
         old,
         same,
         remap,
         dirty,
-        dirty_reads,
         gone_or_changed,
         body_only,
     }
+}
+
+/// Which hashes of a table are dirty.
+fn dirty_reads(table: &[u64], dirty: &HashSet<u64>) -> Vec<bool> {
+    table.iter().map(|h| dirty.contains(h)).collect()
 }
 
 /// Whether old file `o` and new file `fi` (same path, other content) look the same from

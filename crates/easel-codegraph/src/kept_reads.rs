@@ -1,97 +1,132 @@
 //! The reads of the kept resolution units, as `resolve.bin` stores them: every distinct read
-//! hash once, in one sorted table, and each unit's reads as indices into it.
+//! hash once, in one table, and each unit's reads as indices into it.
 //!
 //! A unit reads tens of keys out of tens of thousands, and most of them are read by hundreds of
 //! units (a file's own key, a popular name, a module's imports), so one table of hashes (eight
 //! bytes each) and per-unit lists of indices (sorted, written as differences: one or two bytes
-//! each) take a third of the space that per-unit lists of 64-bit hashes did (a random `u64` is
+//! each) take a fifth of the space that per-unit lists of 64-bit hashes did (a random `u64` is
 //! ten bytes of postcard varint). Reading and writing the state is most of a one-file re-init,
-//! so its size is its speed.
+//! so its size is its speed, and so is what is done to it: a unit's list stays encoded, in
+//! memory as on disk, and the table only grows between compactions, so a reused unit's list is
+//! copied as it is rather than decoded, renumbered and encoded again.
 
-use serde::de::{Error as _, SeqAccess, Visitor};
-use serde::ser::SerializeSeq;
+use foldhash::{HashMap, HashMapExt};
+use serde::de::Visitor;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Sorted, distinct numbers, written as the first and then the differences between neighbours.
+/// A unit's reads: indices into the [`Table`], ascending, as LEB128 differences from the
+/// previous one (the first from zero).
 #[derive(Default, Clone, PartialEq, Eq, Debug)]
-pub(crate) struct Sorted<T>(pub(crate) Vec<T>);
-
-/// A unit's reads: indices into [`Table`], ascending.
-pub(crate) type Reads = Sorted<u32>;
-
-/// Every hash some kept unit read, ascending.
-pub(crate) type Table = Sorted<u64>;
-
-/// The numbers [`Sorted`] holds.
-pub(crate) trait Num: Copy + Ord + Default + Serialize + for<'de> Deserialize<'de> {
-    fn minus(self, o: Self) -> Self;
-    fn checked_plus(self, o: Self) -> Option<Self>;
-}
-
-impl Num for u32 {
-    fn minus(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    fn checked_plus(self, o: Self) -> Option<Self> {
-        self.checked_add(o)
-    }
-}
-
-impl Num for u64 {
-    fn minus(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    fn checked_plus(self, o: Self) -> Option<Self> {
-        self.checked_add(o)
-    }
-}
-
-impl<T: Num> Serialize for Sorted<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        let mut prev = T::default();
-        for &x in &self.0 {
-            seq.serialize_element(&x.minus(prev))?;
-            prev = x;
-        }
-        seq.end()
-    }
-}
-
-impl<'de, T: Num> Deserialize<'de> for Sorted<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Num> Visitor<'de> for V<T> {
-            type Value = Sorted<T>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("ascending numbers as differences")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Sorted<T>, A::Error> {
-                // The length comes from the file: a damaged one must not reserve gigabytes.
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
-                let mut prev = T::default();
-                while let Some(delta) = seq.next_element::<T>()? {
-                    let x = prev
-                        .checked_plus(delta)
-                        .ok_or_else(|| A::Error::custom("numbers out of order"))?;
-                    // Not ascending (a zero difference after the first) is damage too.
-                    if !out.is_empty() && x == prev {
-                        return Err(A::Error::custom("numbers out of order"));
-                    }
-                    out.push(x);
-                    prev = x;
-                }
-                Ok(Sorted(out))
-            }
-        }
-        d.deserialize_seq(V(std::marker::PhantomData))
-    }
-}
+pub(crate) struct Reads(Vec<u8>);
 
 impl Reads {
-    /// Whether every index is in a table of `len` hashes (a damaged state is not used).
+    /// The reads of these indices, in any order, repeated or not.
+    pub(crate) fn of(mut idx: Vec<u32>) -> Reads {
+        idx.sort_unstable();
+        idx.dedup();
+        let mut out = Vec::with_capacity(idx.len() * 2);
+        let mut prev = 0;
+        for i in idx {
+            let mut d = i - prev;
+            prev = i;
+            while d >= 0x80 {
+                out.push((d as u8) | 0x80);
+                d >>= 7;
+            }
+            out.push(d as u8);
+        }
+        Reads(out)
+    }
+
+    /// The indices, ascending; on damaged bytes the list ends early, which [`Reads::fits`]
+    /// rules out for a state that is used.
+    pub(crate) fn indices(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut bytes = self.0.iter();
+        let mut prev: u32 = 0;
+        std::iter::from_fn(move || {
+            let d = leb128(&mut bytes)?;
+            prev = prev.checked_add(d)?;
+            Some(prev)
+        })
+    }
+
+    /// Whether the bytes are well formed, strictly ascending, and every index is in a table
+    /// of `len` hashes (a damaged state is not used).
     pub(crate) fn fits(&self, len: usize) -> bool {
-        self.0.last().is_none_or(|&i| (i as usize) < len)
+        let mut bytes = self.0.iter();
+        let mut prev: Option<u32> = None;
+        while bytes.len() > 0 {
+            let Some(d) = leb128(&mut bytes) else {
+                return false;
+            };
+            let i = match prev {
+                None => d,
+                Some(_) if d == 0 => return false,
+                Some(p) => match p.checked_add(d) {
+                    Some(i) => i,
+                    None => return false,
+                },
+            };
+            if i as usize >= len {
+                return false;
+            }
+            prev = Some(i);
+        }
+        true
+    }
+}
+
+/// One LEB128 number of at most 32 bits; none when the bytes end first or it is longer.
+fn leb128(bytes: &mut std::slice::Iter<u8>) -> Option<u32> {
+    let mut d: u64 = 0;
+    for shift in [0, 7, 14, 21, 28] {
+        let b = *bytes.next()?;
+        d |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return u32::try_from(d).ok();
+        }
+    }
+    None
+}
+
+impl Serialize for Reads {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Reads {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Reads;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Reads, E> {
+                Ok(Reads(v.to_vec()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Reads, E> {
+                Ok(Reads(v))
+            }
+        }
+        d.deserialize_bytes(V)
+    }
+}
+
+/// Every hash some kept unit read, each once. Hashes are appended as new reads come; those
+/// no unit reads any more stay until the table has grown to twice its size after the last
+/// compaction, when it is made again from the reads alone.
+#[derive(Serialize, Deserialize, Default)]
+pub(crate) struct Table {
+    pub(crate) hashes: Vec<u64>,
+    /// How many hashes the table had when it was last made from the reads alone.
+    compacted: u32,
+}
+
+impl Table {
+    fn grown(&self) -> bool {
+        self.hashes.len() > 2 * self.compacted as usize + 4096
     }
 }
 
@@ -99,129 +134,156 @@ impl Reads {
 pub(crate) enum Got<'s> {
     /// A reused unit's reads, indices into the old table.
     Kept(&'s Reads),
-    /// A redone unit's reads: hashes, ascending and distinct (`Resolver::stable`).
+    /// A redone unit's reads: hashes.
     New(Vec<u64>),
 }
 
-#[cfg(test)]
-impl Got<'_> {
-    /// The hashes, through the old table for kept reads.
-    pub(crate) fn hashes(&self, old: &[u64]) -> Vec<u64> {
-        match self {
-            Got::Kept(r) => {
-                r.0.iter()
-                    .filter_map(|&i| old.get(i as usize).copied())
-                    .collect()
-            }
-            Got::New(h) => h.clone(),
-        }
+/// Hands out table indices, adding the hashes not yet in the table.
+struct Numbering {
+    hashes: Vec<u64>,
+    index: HashMap<u64, u32>,
+}
+
+impl Numbering {
+    fn new(hashes: Vec<u64>) -> Numbering {
+        let mut index = HashMap::with_capacity(hashes.len());
+        index.extend(hashes.iter().enumerate().map(|(i, &h)| (h, i as u32)));
+        Numbering { hashes, index }
+    }
+
+    fn of(&mut self, h: u64) -> u32 {
+        *self.index.entry(h).or_insert_with(|| {
+            self.hashes.push(h);
+            (self.hashes.len() - 1) as u32
+        })
     }
 }
 
-/// The table of the next state (the hashes the units read, no others: the reads of units
-/// that were redone or went away are dropped, so the table does not grow from build to
-/// build) and every unit's reads as indices into it, in the order given.
-pub(crate) fn renumber(old: &[u64], units: Vec<Got>) -> (Table, Vec<Reads>) {
-    let mut used = vec![false; old.len()];
-    let mut fresh: Vec<u64> = Vec::new();
-    for u in &units {
-        match u {
-            Got::Kept(r) => {
-                for &i in &r.0 {
-                    if let Some(u) = used.get_mut(i as usize) {
-                        *u = true;
-                    }
-                }
-            }
-            Got::New(h) => fresh.extend_from_slice(h),
-        }
+/// The table of the next state and every unit's reads in it, in the order given.
+pub(crate) fn renumber(old: &Table, units: Vec<Got>) -> (Table, Vec<Reads>) {
+    if old.grown() {
+        // Made again from the reads alone: the hashes no unit reads are dropped.
+        let mut next = Numbering::new(Vec::new());
+        let reads = units
+            .into_iter()
+            .map(|u| {
+                let idx = match u {
+                    Got::Kept(r) => r
+                        .indices()
+                        .filter_map(|i| old.hashes.get(i as usize))
+                        .map(|&h| next.of(h))
+                        .collect(),
+                    Got::New(h) => h.into_iter().map(|h| next.of(h)).collect(),
+                };
+                Reads::of(idx)
+            })
+            .collect();
+        let compacted = next.hashes.len() as u32;
+        return (
+            Table {
+                hashes: next.hashes,
+                compacted,
+            },
+            reads,
+        );
     }
-    fresh.sort_unstable();
-    fresh.dedup();
-    // Merge the old hashes still read with the new ones, noting where each old one went.
-    let mut table = Vec::with_capacity(fresh.len() + old.len());
-    let mut moved = vec![u32::MAX; old.len()];
-    let mut f = fresh.iter().copied().peekable();
-    for (i, &h) in old.iter().enumerate() {
-        if !used[i] {
-            continue;
-        }
-        while let Some(n) = f.next_if(|&n| n < h) {
-            table.push(n);
-        }
-        f.next_if_eq(&h);
-        moved[i] = table.len() as u32;
-        table.push(h);
-    }
-    table.extend(f);
+    let mut next = Numbering::new(old.hashes.clone());
     let reads = units
         .into_iter()
         .map(|u| match u {
-            // Renumbering keeps the order: the old table and the new one are both ascending.
-            Got::Kept(r) => Sorted(
-                r.0.iter()
-                    .filter_map(|&i| moved.get(i as usize).copied())
-                    .collect(),
-            ),
-            Got::New(h) => Sorted(
-                h.iter()
-                    .filter_map(|x| table.binary_search(x).ok().map(|i| i as u32))
-                    .collect(),
-            ),
+            Got::Kept(r) => r.clone(),
+            Got::New(h) => Reads::of(h.into_iter().map(|h| next.of(h)).collect()),
         })
         .collect();
-    (Sorted(table), reads)
+    // A first table (a cold build) is as compact as a table gets.
+    let compacted = match old.hashes.is_empty() {
+        true => next.hashes.len() as u32,
+        false => old.compacted,
+    };
+    let table = Table {
+        hashes: next.hashes,
+        compacted,
+    };
+    (table, reads)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn hashes(t: &Table, r: &Reads) -> Vec<u64> {
+        r.indices().map(|i| t.hashes[i as usize]).collect()
+    }
+
     #[test]
-    fn sorted_lists_round_trip_as_differences() {
-        let t: Table = Sorted(vec![3, 9, u64::MAX - 1, u64::MAX]);
-        let bytes = postcard::to_stdvec(&t).unwrap();
-        assert_eq!(postcard::from_bytes::<Table>(&bytes).unwrap(), t);
-        let r: Reads = Sorted(vec![0, 1, 200, 201]);
+    fn reads_round_trip_as_small_differences() {
+        let r = Reads::of(vec![201, 0, 1, 200, 1, 70_000, u32::MAX]);
+        assert_eq!(
+            r.indices().collect::<Vec<_>>(),
+            vec![0, 1, 200, 201, 70_000, u32::MAX]
+        );
+        // 0, 1 and 1 take a byte each, 199 and 69,799 two and three.
+        assert_eq!(r.0.len(), 1 + 1 + 2 + 1 + 3 + 5);
         let bytes = postcard::to_stdvec(&r).unwrap();
-        // Four differences under 128: a length and a byte each.
-        assert_eq!(bytes.len(), 1 + 3 + 2);
         assert_eq!(postcard::from_bytes::<Reads>(&bytes).unwrap(), r);
+        assert!(r.fits(u32::MAX as usize + 1));
     }
 
-    /// Lists that are not ascending, or overflow, are damage, not numbers.
+    /// Lists cut short, too long a number, not ascending, or past the table are damage.
     #[test]
-    fn damaged_lists_are_refused() {
-        let overflow = postcard::to_stdvec(&vec![u32::MAX, 1]).unwrap();
-        assert!(postcard::from_bytes::<Reads>(&overflow).is_err());
-        let repeated = postcard::to_stdvec(&vec![4u32, 0]).unwrap();
-        assert!(postcard::from_bytes::<Reads>(&repeated).is_err());
-        assert!(Sorted(vec![0u32, 5]).fits(6));
-        assert!(!Sorted(vec![0u32, 6]).fits(6));
+    fn damaged_reads_do_not_fit() {
+        assert!(Reads::default().fits(0));
+        assert!(Reads::of(vec![0, 5]).fits(6));
+        assert!(!Reads::of(vec![0, 6]).fits(6));
+        assert!(!Reads(vec![3, 0x80]).fits(100));
+        assert!(!Reads(vec![0xff; 6]).fits(usize::MAX));
+        assert!(!Reads(vec![3, 0]).fits(100));
+        assert!(!Reads(vec![0xff, 0xff, 0xff, 0xff, 0x1f]).fits(usize::MAX));
     }
 
-    /// The next table holds exactly the hashes still read, and every unit reads the same
-    /// hashes through it as before.
+    /// Every unit reads the same hashes through the next table as before; a kept unit's
+    /// list is the same bytes.
     #[test]
-    fn renumbering_keeps_every_units_hashes_and_drops_the_rest() {
-        let old = vec![10, 20, 30, 40, 50];
-        let kept_a: Reads = Sorted(vec![0, 3]);
-        let kept_b: Reads = Sorted(vec![3, 4]);
-        let units = vec![
-            Got::Kept(&kept_a),
-            Got::New(vec![5, 20, 45]),
-            Got::Kept(&kept_b),
-            Got::New(vec![]),
-        ];
-        let want: Vec<Vec<u64>> = units.iter().map(|u| u.hashes(&old)).collect();
-        let (table, reads) = renumber(&old, units);
-        // 30 is read by no unit any more.
-        assert_eq!(table.0, vec![5, 10, 20, 40, 45, 50]);
-        let got: Vec<Vec<u64>> = reads
-            .iter()
-            .map(|r| Got::Kept(r).hashes(&table.0))
-            .collect();
-        assert_eq!(got, want);
-        assert!(reads.iter().all(|r| r.0.is_sorted()));
+    fn renumbering_keeps_every_units_hashes() {
+        let old = Table {
+            hashes: vec![50, 10, 40, 20, 30],
+            compacted: 5,
+        };
+        let kept_a = Reads::of(vec![1, 2]);
+        let kept_b = Reads::of(vec![2, 4]);
+        let (table, reads) = renumber(
+            &old,
+            vec![
+                Got::Kept(&kept_a),
+                Got::New(vec![5, 20, 45, 5]),
+                Got::Kept(&kept_b),
+                Got::New(vec![]),
+            ],
+        );
+        assert_eq!(reads[0], kept_a);
+        assert_eq!(reads[2], kept_b);
+        let got: Vec<Vec<u64>> = reads.iter().map(|r| hashes(&table, r)).collect();
+        assert_eq!(
+            got,
+            vec![vec![10, 40], vec![20, 5, 45], vec![40, 30], vec![]]
+        );
+        assert_eq!(table.hashes.len(), 7);
+    }
+
+    /// Hashes no unit reads any more are dropped once the table has doubled, and not before
+    /// a cold build's table has grown at all.
+    #[test]
+    fn a_grown_table_is_made_again_from_the_reads() {
+        let (first, _) = renumber(&Table::default(), vec![Got::New((0..5000).collect())]);
+        assert!(!first.grown());
+        let mut old = first;
+        old.hashes.extend(5000..20_000);
+        assert!(old.grown());
+        let kept = Reads::of(vec![3, 12_000]);
+        let (table, reads) = renumber(&old, vec![Got::Kept(&kept), Got::New(vec![7, 99_999])]);
+        assert_eq!(table.hashes.len(), 4);
+        assert_eq!(hashes(&table, &reads[0]), vec![3, 12_000]);
+        assert_eq!(hashes(&table, &reads[1]), vec![7, 99_999]);
+        assert!(!table.grown());
     }
 }
