@@ -335,7 +335,8 @@ impl Cache {
         // Added entries are written again by every build until the next full pack, and dead
         // ones are read: a quarter of the pack of either makes a new pack.
         let add_to = old.id.filter(|_| {
-            outside <= old.base_len / 4 && old.base_len - live_base <= old.base_len / 4
+            outside <= old.base_len / 4
+                && old.base_len.saturating_sub(live_base) <= old.base_len / 4
         });
         let entries: Vec<([u8; 32], Raw)> = keys
             .iter()
