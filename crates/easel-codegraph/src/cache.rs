@@ -15,8 +15,11 @@ pub const CACHE_DIR: &str = ".codecanvas/cache";
 /// Bumped whenever the facts or the queries change shape, so that old entries are not read.
 /// The suffix is a fingerprint of the extraction and resolution code (`build.rs`): a build
 /// with other rules starts from scratch even if the number was not bumped.
-pub(crate) const FORMAT: &str = concat!("easel-code-facts-20+", env!("EASEL_CODE_RULES"));
+pub(crate) const FORMAT: &str = concat!("easel-code-facts-21+", env!("EASEL_CODE_RULES"));
 const FILE: &str = "facts.bin";
+/// Entries added since `facts.bin` was written, with the stamps and failures of the last run:
+/// a build that parsed a few files writes these rather than the whole pack again.
+const ADDED_FILE: &str = "facts.add.bin";
 /// The stamps alone, so that a build with nothing changed reads neither the facts nor the state.
 const STAMPS_FILE: &str = "stamps.bin";
 
@@ -36,10 +39,17 @@ pub(crate) fn load_stamps(root: &Path) -> Option<Stamps> {
     Some(map)
 }
 
-/// `facts.bin`: the format, each entry's key and encoded facts, and the stamps.
+/// `facts.bin`: the format, each entry's key and encoded facts, and the stamps; and
+/// `facts.add.bin`, the entries added to a `facts.bin` since, and the stamps of the last run.
 #[derive(Serialize, Deserialize)]
 struct Pack<'a> {
     format: &'a str,
+    /// In `facts.bin`, a number naming the pack; in `facts.add.bin`, the number of the pack
+    /// it adds to (one that adds to another pack is not read).
+    id: u64,
+    /// How many files the last run had facts of (the packs may hold entries of files since
+    /// changed or deleted).
+    live: u32,
     #[serde(borrow)]
     entries: Vec<([u8; 32], Raw<'a>)>,
     /// Path → (size and modification time, content key) of the last run.
@@ -115,46 +125,101 @@ impl Stamp {
 pub(crate) struct Cache {
     /// The whole of `facts.bin`; entries are ranges of it.
     bytes: Vec<u8>,
-    map: HashMap<[u8; 32], std::ops::Range<usize>>,
+    /// The whole of `facts.add.bin` when it adds to this `facts.bin`.
+    added: Vec<u8>,
+    /// Key → whether the entry is in `added`, and where.
+    map: HashMap<[u8; 32], (bool, std::ops::Range<usize>)>,
+    /// The number of `facts.bin`, when one was read.
+    id: Option<u64>,
+    /// The bytes of entries in `facts.bin`.
+    base_len: usize,
+    live: usize,
     stamps: HashMap<String, (Stamp, [u8; 32])>,
     failed: HashMap<[u8; 32], SkipReason>,
+}
+
+/// What a pack file holds besides its entries.
+struct Rest {
+    id: u64,
+    live: u32,
+    stamps: Vec<(String, Stamp, [u8; 32])>,
+    failed: Vec<([u8; 32], SkipReason)>,
+}
+
+/// Decodes a pack file, noting where its entries are; none when old or damaged.
+fn index_pack(
+    bytes: &[u8],
+    added: bool,
+    map: &mut HashMap<[u8; 32], (bool, std::ops::Range<usize>)>,
+    path: &Path,
+) -> Option<(Rest, usize)> {
+    // An older format is expected after an upgrade: check it before decoding the rest.
+    if !matches!(postcard::take_from_bytes::<&str>(bytes), Ok((f, _)) if f == FORMAT) {
+        return None;
+    }
+    match postcard::from_bytes::<Pack>(bytes) {
+        Ok(p) if p.format == FORMAT => {
+            let base = bytes.as_ptr() as usize;
+            let mut len = 0;
+            map.reserve(p.entries.len());
+            for (k, raw) in p.entries {
+                let start = raw.0.as_ptr() as usize - base;
+                len += raw.0.len();
+                map.entry(k).or_insert((added, start..start + raw.0.len()));
+            }
+            let rest = Rest {
+                id: p.id,
+                live: p.live,
+                stamps: p.stamps,
+                failed: p.failed,
+            };
+            Some((rest, len))
+        }
+        Ok(_) => None,
+        Err(e) => {
+            tracing::warn!("ignoring the damaged cache {}: {e}", path.display());
+            None
+        }
+    }
 }
 
 impl Cache {
     /// Reads the cache; a missing, old or damaged cache is an empty one.
     pub(crate) fn load(root: &Path) -> Cache {
-        let path = root.join(CACHE_DIR).join(FILE);
+        let dir = root.join(CACHE_DIR);
+        let path = dir.join(FILE);
         let Ok(bytes) = std::fs::read(&path) else {
             return Cache::default();
         };
-        // An older format is expected after an upgrade: check it before decoding the rest.
-        if !matches!(postcard::take_from_bytes::<&str>(&bytes), Ok((f, _)) if f == FORMAT) {
+        let mut map = HashMap::default();
+        let Some((mut rest, base_len)) = index_pack(&bytes, false, &mut map, &path) else {
             return Cache::default();
-        }
-        let (map, stamps, failed) = match postcard::from_bytes::<Pack>(&bytes) {
-            Ok(p) if p.format == FORMAT => {
-                let base = bytes.as_ptr() as usize;
-                let mut map = HashMap::with_capacity(p.entries.len());
-                map.extend(p.entries.into_iter().map(|(k, raw)| {
-                    let start = raw.0.as_ptr() as usize - base;
-                    (k, start..start + raw.0.len())
-                }));
-                let mut stamps = HashMap::with_capacity(p.stamps.len());
-                stamps.extend(p.stamps.into_iter().map(|(path, st, k)| (path, (st, k))));
-                let failed = p.failed.into_iter().collect();
-                (map, stamps, failed)
-            }
-            Ok(_) => return Cache::default(),
-            Err(e) => {
-                tracing::warn!("ignoring the damaged cache {}: {e}", path.display());
-                return Cache::default();
-            }
         };
+        let id = rest.id;
+        let added_path = dir.join(ADDED_FILE);
+        let added = std::fs::read(&added_path).unwrap_or_default();
+        let mut extra = HashMap::default();
+        let added = match index_pack(&added, true, &mut extra, &added_path) {
+            Some((r, _)) if r.id == id => {
+                for (k, v) in extra {
+                    map.entry(k).or_insert(v);
+                }
+                rest = r;
+                added
+            }
+            _ => Vec::new(),
+        };
+        let mut stamps = HashMap::with_capacity(rest.stamps.len());
+        stamps.extend(rest.stamps.into_iter().map(|(path, st, k)| (path, (st, k))));
         Cache {
             bytes,
+            added,
             map,
+            id: Some(id),
+            base_len,
+            live: rest.live as usize,
             stamps,
-            failed,
+            failed: rest.failed.into_iter().collect(),
         }
     }
 
@@ -165,7 +230,11 @@ impl Cache {
 
     /// The encoded facts stored under `key`.
     fn raw(&self, key: &[u8; 32]) -> Option<&[u8]> {
-        self.bytes.get(self.map.get(key)?.clone())
+        let (added, range) = self.map.get(key)?;
+        match added {
+            false => self.bytes.get(range.clone()),
+            true => self.added.get(range.clone()),
+        }
     }
 
     /// The head of the facts stored under `key` and their encoded entry (decoded when read);
@@ -180,8 +249,9 @@ impl Cache {
         postcard::from_bytes(self.raw(key)?).ok()
     }
 
+    /// How many files the last run had facts of.
     pub(crate) fn len(&self) -> usize {
-        self.map.len()
+        self.live
     }
 
     /// The content key recorded for `path` when its stamp is unchanged.
@@ -229,14 +299,6 @@ impl Cache {
             })
             .collect::<Result<_, _>>()
             .map_err(|e| io(&dir, std::io::Error::other(e)))?;
-        let mut entries = Vec::with_capacity(keys.len());
-        for (k, new) in keys.iter().zip(&fresh) {
-            let bytes = match new {
-                Some(b) => b.as_slice(),
-                None => old.raw(k).unwrap_or_default(),
-            };
-            entries.push((*k, Raw(bytes)));
-        }
         let stamps: Vec<(String, Stamp, [u8; 32])> = facts
             .paths()
             .zip(keys)
@@ -255,30 +317,86 @@ impl Cache {
                 .iter()
                 .filter_map(|(p, st, k, _)| Some((p.clone(), (*st)?, *k))),
         );
+        // Entries are keyed by content, so any entry of either file is right for its key: a
+        // `facts.add.bin` is only ever read with the `facts.bin` it adds to so that the
+        // entries of deleted and changed files do not pile up unseen.
+        let bytes_of = |k: &[u8; 32], new: &Option<Vec<u8>>| -> usize {
+            new.as_ref()
+                .map_or_else(|| old.raw(k).map_or(0, <[u8]>::len), Vec::len)
+        };
+        let in_base = |k: &[u8; 32]| old.map.get(k).is_some_and(|(added, _)| !added);
+        let (mut live_base, mut outside) = (0, 0);
+        for (k, new) in keys.iter().zip(&fresh) {
+            match new.is_none() && in_base(k) {
+                true => live_base += bytes_of(k, new),
+                false => outside += bytes_of(k, new),
+            }
+        }
+        // Added entries are written again by every build until the next full pack, and dead
+        // ones are read: a quarter of the pack of either makes a new pack.
+        let add_to = old.id.filter(|_| {
+            outside <= old.base_len / 4
+                && old.base_len.saturating_sub(live_base) <= old.base_len / 4
+        });
+        let entries: Vec<([u8; 32], Raw)> = keys
+            .iter()
+            .zip(&fresh)
+            .filter(|(k, new)| add_to.is_none() || new.is_some() || !in_base(k))
+            .map(|(k, new)| {
+                let bytes = match new {
+                    Some(b) => b.as_slice(),
+                    None => old.raw(k).unwrap_or_default(),
+                };
+                (*k, Raw(bytes))
+            })
+            .collect();
         let pack = Pack {
             format: FORMAT,
+            id: add_to.unwrap_or_else(pack_id),
+            live: keys.len() as u32,
             entries,
             stamps: all_stamps,
             failed: failed.iter().map(|(_, _, k, r)| (*k, *r)).collect(),
         };
         // The facts first: stamps that point at content keys the pack lacks would only cost a
         // parse, but the other way round costs nothing either.
-        write_file(&dir, FILE, |w| postcard::to_io(&pack, w).map(|_| ()))?;
+        let encode =
+            |w: &mut std::io::BufWriter<std::fs::File>| postcard::to_io(&pack, w).map(|_| ());
+        match add_to {
+            Some(_) => write_file(&dir, ADDED_FILE, encode)?,
+            None => {
+                write_file(&dir, FILE, encode)?;
+                // Additions to the pack replaced are not read again (their number is not the
+                // new pack's): removing them only saves reading them.
+                let _ = std::fs::remove_file(dir.join(ADDED_FILE));
+            }
+        }
         replace_file(&dir, STAMPS_FILE, &stamp_bytes)
     }
 }
 
+/// A number for a new `facts.bin`, different from the last one's: the clock, with the process.
+fn pack_id() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 40)
+}
+
 const GRAPH_FILE: &str = "graph.bin";
+/// The layout of `graph.bin`, checked with [`FORMAT`]: a graph of another layout is not read.
+const GRAPH_FORMAT: &str = "graph-2";
 
 /// The buffer between an encoder and its file: large enough that writes are few, small
 /// enough not to cost page faults of its own (four files are written at once).
 pub(crate) const WRITE_BUFFER: usize = 128 * 1024;
 
-#[derive(Serialize, Deserialize)]
-struct KeptGraph {
-    format: String,
+#[derive(Deserialize)]
+struct KeptGraph<'a> {
+    #[serde(borrow)]
+    format: (&'a str, &'a str),
     digest: [u8; 32],
-    graph: crate::model::Graph,
+    graph: crate::graph_pack::Unpacked,
     lines: u64,
 }
 
@@ -286,23 +404,31 @@ struct KeptGraph {
 pub(crate) fn load_graph(root: &Path, digest: &[u8; 32]) -> Option<(crate::model::Graph, u64)> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
     // The digest first: a graph of other inputs is not decoded.
-    if !matches!(postcard::take_from_bytes::<(String, [u8; 32])>(&bytes),
-        Ok(((f, d), _)) if f == FORMAT && d == *digest)
+    if !matches!(postcard::take_from_bytes::<((&str, &str), [u8; 32])>(&bytes),
+        Ok(((f, d), _)) if f == (FORMAT, GRAPH_FORMAT) && d == *digest)
     {
         return None;
     }
     let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
-    (kept.digest == *digest).then_some((kept.graph, kept.lines))
+    let lines = kept.lines;
+    (kept.digest == *digest && kept.format == (FORMAT, GRAPH_FORMAT))
+        .then_some((kept.graph.0, lines))
 }
 
 /// The graph the last run kept, whatever its inputs, with their digest.
 pub(crate) fn load_any_graph(root: &Path) -> Option<([u8; 32], crate::model::Graph)> {
     let bytes = std::fs::read(root.join(CACHE_DIR).join(GRAPH_FILE)).ok()?;
-    if !matches!(postcard::take_from_bytes::<String>(&bytes), Ok((f, _)) if f == FORMAT) {
+    if !matches!(postcard::take_from_bytes::<(&str, &str)>(&bytes),
+        Ok((f, _)) if f == (FORMAT, GRAPH_FORMAT))
+    {
         return None;
     }
     let kept: KeptGraph = postcard::from_bytes(&bytes).ok()?;
-    Some((kept.digest, kept.graph))
+    let digest = kept.digest;
+    if kept.format != (FORMAT, GRAPH_FORMAT) {
+        return None;
+    }
+    Some((digest, kept.graph.0))
 }
 
 /// Keeps the graph resolved from the inputs with this digest.
@@ -320,15 +446,15 @@ pub(crate) fn store_graph(
     std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
     #[derive(Serialize)]
     struct KeptRef<'a> {
-        format: &'a str,
+        format: (&'a str, &'a str),
         digest: [u8; 32],
-        graph: &'a crate::model::Graph,
+        graph: crate::graph_pack::Packing<'a>,
         lines: u64,
     }
     let kept = KeptRef {
-        format: FORMAT,
+        format: (FORMAT, GRAPH_FORMAT),
         digest: *digest,
-        graph,
+        graph: crate::graph_pack::pack(graph),
         lines,
     };
     write_file(&dir, GRAPH_FILE, |w| postcard::to_io(&kept, w).map(|_| ()))
@@ -339,7 +465,7 @@ const STATE_FILE: &str = "resolve.bin";
 /// resolver's rules change what a unit returns or what `resolve::summarize` makes of a file
 /// (a new global table, other names in `py_used`, ...): kept results and summaries of
 /// unchanged files are reused as they are.
-const STATE_FORMAT: &str = "state-6";
+const STATE_FORMAT: &str = "state-8";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
 /// damaged state is none (the build then resolves everything).
@@ -349,8 +475,12 @@ pub(crate) fn load_state(root: &Path) -> Option<crate::incremental::State> {
     if format != (FORMAT, STATE_FORMAT) {
         return None;
     }
-    match postcard::from_bytes(rest) {
-        Ok(s) => Some(s),
+    match postcard::from_bytes::<crate::incremental::State>(rest) {
+        Ok(s) if s.fits() => Some(s),
+        Ok(_) => {
+            tracing::warn!("ignoring the damaged resolution state: reads out of its table");
+            None
+        }
         Err(e) => {
             tracing::warn!("ignoring the damaged resolution state: {e}");
             None

@@ -4,7 +4,8 @@
 //! Resolution is split into units per file, each run in a frame that notes what it read
 //! ([`crate::deps`]): the bases of the file's classes, the targets of its imports, the first
 //! pass over its calls, its rounds (the first pass again with parameters taking the arguments
-//! of the call sites found so far, `resolve::PARAM_ROUNDS`), and the second pass (its edges). The state of the last build keeps
+//! of the call sites found so far, `resolve::PARAM_ROUNDS`), and the second pass (its edges).
+//! The state of the last build keeps
 //! every unit's result with its reads as stable hashes. Next time, the *dirty keys* are those
 //! a change touches: the changed, added and deleted files themselves, every table key such a
 //! file adds entries to (before or after the change), and "all paths" when the set of files
@@ -71,8 +72,11 @@ use crate::extract::FileFacts;
 use crate::files::Files;
 use crate::graph_json::Layout;
 use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
+use crate::kept_reads::{Got, Reads, Table, renumber};
 use crate::model::Graph;
-use crate::resolve::{FileBases, ImportTargets, PARAM_ROUNDS, Pass1, Resolver, Summary, summarize};
+use crate::resolve::{
+    FileBases, ImportTargets, PARAM_ROUNDS, Pass1, Resolver, Summary, summarize,
+};
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -88,7 +92,22 @@ pub(crate) struct State {
     keys: Vec<[u8; 32]>,
     /// Python package folders: they name every module, so a change of them redoes everything.
     init_dirs: Vec<String>,
+    /// Every hash a unit of `files` read; their reads are indices into it.
+    table: Table,
     files: Vec<FileState>,
+}
+
+impl State {
+    /// Whether every unit's reads are in the table (a damaged state is not used).
+    pub(crate) fn fits(&self) -> bool {
+        let n = self.table.hashes.len();
+        self.files.iter().all(|f| {
+            [&f.bases_deps, &f.imports_deps, &f.pass1_deps, &f.pass2_deps]
+                .into_iter()
+                .chain(&f.rounds_deps)
+                .all(|r| r.fits(n))
+        })
+    }
 }
 
 #[derive(Serialize, Deserialize, Default, Clone)]
@@ -98,16 +117,16 @@ struct FileState {
     /// of unchanged files need not be decoded.
     summary: Summary,
     bases: Vec<(u32, Vec<Ref>)>,
-    bases_deps: Vec<u64>,
+    bases_deps: Reads,
     imports: Vec<Vec<FileId>>,
-    imports_deps: Vec<u64>,
+    imports_deps: Reads,
     pass1: Vec<Pass1>,
-    pass1_deps: Vec<u64>,
+    pass1_deps: Reads,
     /// Each round of the first pass with parameter flow (`PARAM_ROUNDS`): its result where it
     /// differs from the round before (or the first pass), and what it read.
     rounds: Vec<Option<Vec<Pass1>>>,
-    rounds_deps: Vec<Vec<u64>>,
-    pass2_deps: Vec<u64>,
+    rounds_deps: Vec<Reads>,
+    pass2_deps: Reads,
     /// How many nodes, `CONTAINS` edges, other edges, unresolved and builtin calls the file
     /// has in the graph: where its pieces are in the kept graph.
     counts: [u32; 5],
@@ -131,6 +150,9 @@ struct Plan<'s> {
     /// Old file → new file, for unchanged files only.
     remap: Vec<Option<FileId>>,
     dirty: HashSet<u64>,
+    /// Which hashes of the old state's table are in `dirty`, so that checking a kept unit's
+    /// reads is one lookup by index each.
+    dirty_reads: Vec<bool>,
     /// Old files that changed or went away.
     gone_or_changed: Vec<usize>,
     /// New files whose calls alone changed ([`crate::resolve::same_interface`]): results of
@@ -145,7 +167,7 @@ struct Before<'b> {
     facts: &'b (dyn Fn(&[u8; 32]) -> Option<FileFacts> + Sync),
 }
 
-impl Plan<'_> {
+impl<'s> Plan<'s> {
     /// Whether new file `fi` shows other files what its old version did: unchanged, or
     /// changed in its calls alone.
     fn same_outside(&self, fi: usize) -> bool {
@@ -159,15 +181,26 @@ impl Plan<'_> {
         })
     }
 
-    fn clean(&self, deps: &[u64]) -> bool {
-        !deps.iter().any(|d| self.dirty.contains(d))
+    fn clean(&self, deps: &Reads) -> bool {
+        !deps
+            .indices()
+            .any(|i| self.dirty_reads.get(i as usize).is_none_or(|d| *d))
+    }
+
+    /// Makes these keys dirty.
+    fn add_dirty(&mut self, keys: impl IntoIterator<Item = u64>) {
+        let before = self.dirty.len();
+        self.dirty.extend(keys);
+        if self.dirty.len() > before {
+            self.dirty_reads = dirty_reads(&self.old.table.hashes, &self.dirty);
+        }
     }
 
     /// A kept result of new file `fi`, when the file and everything the result read are as
     /// they were.
-    fn reusable(&self, fi: usize, deps: impl Fn(&FileState) -> &[u64]) -> Option<&FileState> {
+    fn reusable(&self, fi: usize, deps: impl Fn(&FileState) -> &Reads) -> Option<&'s FileState> {
         let o = self.same[fi]?;
-        let st = &self.old.files[o];
+        let st: &'s FileState = &self.old.files[o];
         self.clean(deps(st)).then_some(st)
     }
 }
@@ -264,7 +297,7 @@ pub(crate) fn resolve<'a>(
     };
 
     // Bases, then the subclass table.
-    let bases: Vec<(FileBases, Vec<u64>, bool)> = (0..n)
+    let bases: Vec<(FileBases, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -278,11 +311,11 @@ pub(crate) fn resolve<'a>(
                     })
                     .collect::<Option<Vec<_>>>()
             {
-                return ((b, Vec::new()), st.bases_deps.clone(), false);
+                return ((b, Vec::new()), Got::Kept(&st.bases_deps), false);
             }
             let (b, deps) = r.file_bases(fi as FileId);
             let stable = r.stable(&deps);
-            ((b, deps), stable, true)
+            ((b, deps), Got::New(stable), true)
         })
         .collect();
     if let Some(p) = &mut plan {
@@ -309,15 +342,15 @@ pub(crate) fn resolve<'a>(
             let old = bases_stable(&p.old.paths, &p.old.files[o].bases);
             more.extend(old.into_iter().flat_map(|(_, ks)| ks));
         }
-        p.dirty.extend(more);
+        p.add_dirty(more);
     }
     reuse.bases_redone = bases.iter().filter(|b| b.2).count();
-    let (file_bases, bases_deps): (Vec<FileBases>, Vec<Vec<u64>>) =
+    let (file_bases, bases_deps): (Vec<FileBases>, Vec<Got>) =
         bases.into_iter().map(|(b, d, _)| (b, d)).unzip();
     r.set_bases(&file_bases);
 
     // Imports.
-    let imports: Vec<(ImportTargets, Vec<u64>, bool)> = (0..n)
+    let imports: Vec<(ImportTargets, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -332,19 +365,22 @@ pub(crate) fn resolve<'a>(
                     })
                     .collect::<Option<Vec<_>>>()
             {
-                let deps = st.imports_deps.iter().map(|&h| Dep::Stable(h)).collect();
-                return ((t, deps), st.imports_deps.clone(), false);
+                let table = &p.old.table.hashes;
+                let deps = (st.imports_deps.indices())
+                    .filter_map(|i| table.get(i as usize).map(|&h| Dep::Stable(h)))
+                    .collect();
+                return ((t, deps), Got::Kept(&st.imports_deps), false);
             }
             let (t, deps) = r.file_imports(fi as FileId);
             let stable = r.stable(&deps);
-            ((t, deps), stable, true)
+            ((t, deps), Got::New(stable), true)
         })
         .collect();
     reuse.imports_redone = imports.iter().filter(|i| i.2).count();
     let mut imports_deps = Vec::with_capacity(n);
     let mut targets = Vec::with_capacity(n);
     for (t, d, _) in imports {
-        imports_deps.push(d.clone());
+        imports_deps.push(d);
         targets.push(t);
     }
     let import_lists: Vec<Vec<Vec<FileId>>> = targets.iter().map(|(t, _)| t.clone()).collect();
@@ -352,7 +388,7 @@ pub(crate) fn resolve<'a>(
     tracing::debug!(ms = t.elapsed().as_millis(), "bases and imports");
 
     // First pass, then the callers table.
-    let first: Vec<(Vec<Pass1>, Vec<u64>, bool)> = (0..n)
+    let first: Vec<(Vec<Pass1>, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -363,29 +399,23 @@ pub(crate) fn resolve<'a>(
                     .map(|c| remap_pass1(p, c))
                     .collect::<Option<Vec<_>>>()
             {
-                return (v, st.pass1_deps.clone(), false);
+                return (v, Got::Kept(&st.pass1_deps), false);
             }
             let (v, deps) = r.file_pass1(fi as FileId);
-            (v, r.stable(&deps), true)
+            (v, Got::New(r.stable(&deps)), true)
         })
         .collect();
     if let Some(p) = &mut plan {
-        let sig = |paths: &[String], v: &[Pass1]| -> Vec<u64> {
-            v.iter()
-                .flat_map(|c| c.targets().unwrap_or(&[]))
-                .map(|(t, _)| ref_key(tag::CALLERS, &paths[t.file as usize], t.def))
-                .collect()
-        };
         let new_paths = p.new_paths(facts);
         let mut more = Vec::new();
         for (fi, (v, _, redone)) in first.iter().enumerate() {
             if !redone {
                 continue;
             }
-            let new = sig(&new_paths, v);
+            let new = callers_sig(&new_paths, v);
             let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
             let old = old_state
-                .map(|s| sig(&p.old.paths, &s.pass1))
+                .map(|s| callers_sig(&p.old.paths, &s.pass1))
                 .unwrap_or_default();
             // Who calls what, and where: the sites themselves, not only the targets.
             let same_sites = p.same_outside(fi)
@@ -401,13 +431,13 @@ pub(crate) fn resolve<'a>(
             if p.remap[o].is_some() {
                 continue;
             }
-            more.extend(sig(&p.old.paths, &p.old.files[o].pass1));
+            more.extend(callers_sig(&p.old.paths, &p.old.files[o].pass1));
         }
-        p.dirty.extend(more);
+        p.add_dirty(more);
     }
     reuse.pass1_redone = first.iter().filter(|f| f.2).count();
     let pass1_redone: Vec<bool> = first.iter().map(|f| f.2).collect();
-    let (first, pass1_deps): (Vec<Vec<Pass1>>, Vec<Vec<u64>>) =
+    let (first, pass1_deps): (Vec<Vec<Pass1>>, Vec<Got>) =
         first.into_iter().map(|(v, d, _)| (v, d)).unzip();
     r.set_pass1(&first);
     tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
@@ -416,11 +446,11 @@ pub(crate) fn resolve<'a>(
     // (`Resolver::into_graph`), each unit reused when its file and reads are as they were;
     // the callers table of each round is dirty where the results it is made from changed.
     let mut rounds: Vec<Vec<Option<Vec<Pass1>>>> = vec![Vec::new(); n];
-    let mut rounds_deps: Vec<Vec<Vec<u64>>> = vec![Vec::new(); n];
+    let mut rounds_deps: Vec<Vec<Got>> = (0..n).map(|_| Vec::new()).collect();
     let mut last: Option<Vec<Vec<Pass1>>> = None;
     for k in 0..PARAM_ROUNDS {
         let prev = last.as_ref().unwrap_or(&first);
-        let round: Vec<(Vec<Pass1>, Vec<u64>, bool)> = (0..n)
+        let round: Vec<(Vec<Pass1>, Got, bool)> = (0..n)
             .into_par_iter()
             .map(|fi| {
                 if let Some(p) = &plan
@@ -433,10 +463,10 @@ pub(crate) fn resolve<'a>(
                         .map(|c| remap_pass1(p, c))
                         .collect::<Option<Vec<_>>>()
                 {
-                    return (v, d.clone(), false);
+                    return (v, Got::Kept(d), false);
                 }
                 let (v, deps) = r.file_round(fi as FileId, &first[fi]);
-                (v, r.stable(&deps), true)
+                (v, Got::New(r.stable(&deps)), true)
             })
             .collect();
         if let Some(p) = &mut plan {
@@ -466,24 +496,25 @@ pub(crate) fn resolve<'a>(
                 }
                 more.extend(callers_sig(&p.old.paths, old_round(&p.old.files[o], k)));
             }
-            p.dirty.extend(more);
+            p.add_dirty(more);
         }
         let done = round.iter().zip(prev).all(|(a, b)| a.0 == *b);
-        for (fi, (v, d, _)) in round.iter().enumerate() {
-            rounds[fi].push((v != &prev[fi]).then(|| v.clone()));
-            rounds_deps[fi].push(d.clone());
+        let mut values = Vec::with_capacity(n);
+        for (fi, (v, d, _)) in round.into_iter().enumerate() {
+            rounds[fi].push((v != prev[fi]).then(|| v.clone()));
+            rounds_deps[fi].push(d);
+            values.push(v);
         }
         if done {
             break;
         }
-        let round: Vec<Vec<Pass1>> = round.into_iter().map(|(v, _, _)| v).collect();
-        r.set_pass1(&round);
-        last = Some(round);
+        r.set_pass1(&values);
+        last = Some(values);
     }
     tracing::debug!(ms = t.elapsed().as_millis(), "rounds");
 
     // Second pass.
-    let second: Vec<(Option<crate::resolve::FileEdges>, Vec<u64>, bool)> = (0..n)
+    let mut second: Vec<(Option<crate::resolve::FileEdges>, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -491,10 +522,10 @@ pub(crate) fn resolve<'a>(
                 && let Some(st) = p.reusable(fi, |s| &s.pass2_deps)
             {
                 // Kept: the pieces of the old graph are moved over below.
-                return (None, st.pass2_deps.clone(), false);
+                return (None, Got::Kept(&st.pass2_deps), false);
             }
             let (e, deps) = r.file_pass2(fi as FileId, &first[fi]);
-            (Some(e), r.stable(&deps), true)
+            (Some(e), Got::New(r.stable(&deps)), true)
         })
         .collect();
     reuse.pass2_redone = second.iter().filter(|s| s.2).count();
@@ -511,14 +542,29 @@ pub(crate) fn resolve<'a>(
         same_nodes: Vec::with_capacity(n),
         same_edges: Vec::with_capacity(n),
     };
-    let mut bases_deps = bases_deps.into_iter();
-    let mut imports_deps = imports_deps.into_iter();
+    // Every unit's reads, four per file and one per round, renumbered into the next state's
+    // table.
+    let mut units = Vec::with_capacity(4 * n);
+    for ((((b, i), p1), rs), (_, p2, _)) in bases_deps
+        .into_iter()
+        .zip(imports_deps)
+        .zip(pass1_deps)
+        .zip(&mut rounds_deps)
+        .zip(&mut second)
+    {
+        units.extend([b, i, p1]);
+        units.append(rs);
+        units.push(std::mem::replace(p2, Got::New(Vec::new())));
+    }
+    let none = Table::default();
+    let (table, reads) = renumber(old.map_or(&none, |o| &o.table), units);
+    let mut reads = reads.into_iter();
+    let mut next_reads = || reads.next().unwrap_or_default();
     let mut import_lists = import_lists.into_iter();
-    let mut pass1_deps = pass1_deps.into_iter();
     let mut first = first.into_iter();
     let mut file_bases = file_bases.into_iter();
     let mut summaries = summaries.into_iter();
-    for (fi, ((edges, pass2_deps, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
+    for (fi, ((edges, _, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
         let old_fi = plan.as_ref().and_then(|p| p.same[fi]);
         let was = |o: usize| kept.as_ref().map_or([0; 5], |k| k.counts(o));
         let mut counts = [0u32; 5];
@@ -561,14 +607,14 @@ pub(crate) fn resolve<'a>(
             contrib,
             summary: summaries.next().unwrap_or_default(),
             bases: file_bases.next().map(|b| b.0).unwrap_or_default(),
-            bases_deps: bases_deps.next().unwrap_or_default(),
+            bases_deps: next_reads(),
             imports: import_lists.next().unwrap_or_default(),
-            imports_deps: imports_deps.next().unwrap_or_default(),
+            imports_deps: next_reads(),
             pass1: first.next().unwrap_or_default(),
-            pass1_deps: pass1_deps.next().unwrap_or_default(),
+            pass1_deps: next_reads(),
+            rounds_deps: rounds[fi].iter().map(|_| next_reads()).collect(),
             rounds: std::mem::take(&mut rounds[fi]),
-            rounds_deps: std::mem::take(&mut rounds_deps[fi]),
-            pass2_deps,
+            pass2_deps: next_reads(),
             counts,
         });
     }
@@ -578,6 +624,7 @@ pub(crate) fn resolve<'a>(
         paths: facts.paths().map(str::to_string).collect(),
         keys: keys.to_vec(),
         init_dirs: init,
+        table,
         files,
     };
     let decoded = (0..n).filter(|&i| facts.is_decoded(i)).count();
@@ -752,6 +799,7 @@ fn plan<'s>(
         dirty.insert(crate::deps::all_paths_key());
     }
     Plan {
+        dirty_reads: dirty_reads(&old.table.hashes, &dirty),
         old,
         same,
         remap,
@@ -759,6 +807,11 @@ fn plan<'s>(
         gone_or_changed,
         body_only,
     }
+}
+
+/// Which hashes of a table are dirty.
+fn dirty_reads(table: &[u64], dirty: &HashSet<u64>) -> Vec<bool> {
+    table.iter().map(|h| dirty.contains(h)).collect()
 }
 
 /// Whether old file `o` and new file `fi` (same path, other content) look the same from

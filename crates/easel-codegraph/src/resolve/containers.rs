@@ -259,9 +259,8 @@ impl<'a> Resolver<'a> {
         let mut out = Vec::new();
         match v {
             Val::Gen(r) => {
-                for ret in &self.files[r.file as usize].returns {
+                for ret in self.returns_of(*r) {
                     if ret.yields
-                        && ret.scope == Some(r.def)
                         && let Some(val) = &ret.value
                     {
                         out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
@@ -314,15 +313,12 @@ impl<'a> Resolver<'a> {
             Val::ManyOp(c, true) => vec![Val::Instance(*c)],
             Val::ManyOp(c, false) => vec![Val::Many(*c)],
             Val::Func(r) | Val::Bound(r) => {
-                let rets = &self.files[r.file as usize].returns;
-                if rets.iter().any(|x| x.yields && x.scope == Some(r.def)) {
+                if self.returns_of(*r).any(|x| x.yields) {
                     return vec![Val::Gen(*r)];
                 }
                 let mut out = Vec::new();
-                for ret in rets {
-                    if ret.scope == Some(r.def)
-                        && let Some(val) = &ret.value
-                    {
+                for ret in self.returns_of(*r) {
+                    if let Some(val) = &ret.value {
                         out.extend(self.eval(r.file, Some(r.def), val, None, depth + 1));
                     }
                 }

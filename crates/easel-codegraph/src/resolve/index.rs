@@ -538,7 +538,14 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     } else {
         HashSet::new()
     };
+    let mut returns: HashMap<DefId, Vec<u32>> = HashMap::new();
+    for (i, r) in f.returns.iter().enumerate() {
+        if let Some(s) = r.scope {
+            returns.entry(s).or_default().push(i as u32);
+        }
+    }
     FileIndex {
+        returns,
         first_params,
         cjs,
         dotted,
@@ -771,6 +778,15 @@ impl<'a> Resolver<'a> {
 
     pub(super) fn def(&self, r: Ref) -> &crate::extract::Def {
         &self.files[r.file as usize].defs[r.def as usize]
+    }
+
+    /// The `return` and `yield` statements of function `r`, in source order.
+    pub(super) fn returns_of(&self, r: Ref) -> impl Iterator<Item = &crate::extract::ReturnFact> {
+        let all = &self.files[r.file as usize].returns;
+        let own = self.idx[r.file as usize].returns.get(&r.def);
+        own.into_iter()
+            .flatten()
+            .filter_map(|&i| all.get(i as usize))
     }
 
     pub(super) fn lang(&self, f: FileId) -> Lang {

@@ -231,6 +231,10 @@ struct FileIndex {
     /// (CommonJS, TypeScript `export =`, an AMD factory's value): only these are looked up
     /// that way.
     cjs: bool,
+    /// Function → its `return` and `yield` statements (indices into the file's returns, in
+    /// source order): a function's returns are looked up for every call of it, and a bundle
+    /// has thousands.
+    returns: HashMap<DefId, Vec<u32>>,
     /// A JavaScript file with a function named by a property path (`App.util.pad = function`):
     /// only these look a dotted callee up under its whole path.
     dotted: bool,

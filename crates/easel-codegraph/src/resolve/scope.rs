@@ -750,8 +750,8 @@ impl<'a> Resolver<'a> {
             };
             let dd = self.def(*d);
             let mut wrapper = None;
-            for ret in &self.files[d.file as usize].returns {
-                if ret.scope != Some(d.def) || ret.yields {
+            for ret in self.returns_of(*d) {
+                if ret.yields {
                     continue;
                 }
                 let Some(v) = &ret.value else { continue };
