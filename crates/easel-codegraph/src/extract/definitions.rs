@@ -206,6 +206,7 @@ impl<'t> Extractor<'_, 't> {
             lambda_no: 0,
             is_object: false,
             has_proto: false,
+            written_in: None,
             accessor: 0,
             is_interface: false,
             is_abstract: false,
@@ -274,7 +275,9 @@ impl<'t> Extractor<'_, 't> {
                 return Some(c);
             }
             cur = match self.lex_parent.get(c as usize) {
-                Some(&p) if self.lang == Lang::Python => p,
+                // A JavaScript function assigned to an outer variable is named there, but the
+                // code after it is still in the function around it.
+                Some(&p) if self.lang == Lang::Python || self.lang.is_js_family() => p,
                 _ => d.parent,
             };
         }

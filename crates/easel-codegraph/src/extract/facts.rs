@@ -99,6 +99,10 @@ pub struct Def {
     /// (`T.prototype.m = function`): `new T()` is an instance whose methods they are.
     #[serde(default)]
     pub has_proto: bool,
+    /// JavaScript: the scope a function is written in, when it is named in another (one
+    /// assigned to a variable declared further out): its code still sees that scope's names.
+    #[serde(default)]
+    pub written_in: Option<u32>,
 }
 
 /// A call site.

@@ -22,6 +22,7 @@ impl<'s, 't> Extractor<'s, 't> {
             let home = self.declaring_scope(f, &name);
             if home != Some(parent) {
                 self.facts.defs[d as usize].parent = home;
+                self.facts.defs[d as usize].written_in = Some(parent);
             }
         }
     }

@@ -255,7 +255,9 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
-            cur = def.parent;
+            // A function named where its variable is declared still sees the names of the
+            // scope it is written in.
+            cur = def.written_in.or(def.parent);
             origin = false;
         }
         let _ = cur;
