@@ -59,6 +59,28 @@ impl<'a> Resolver<'a> {
         self.read_accessors(vals, depth)
     }
 
+    /// Functions assigned to a property of a literal bound to a name, anywhere in its file
+    /// (`const api = {}; function install() { api.save = function () {} }`): named `api.save`
+    /// where `api` is declared, and members of the literal wherever it is read from (an
+    /// import, a destructured `require`).
+    fn assigned_to_literal(&self, f: FileId, id: LitId, name: &str, depth: u32) -> Vec<Val> {
+        let LitId::Assign(a) = id else {
+            return Vec::new();
+        };
+        if !self.idx[f as usize].dotted {
+            return Vec::new();
+        }
+        let Some(fact) = self.files[f as usize].assigns.get(a as usize) else {
+            return Vec::new();
+        };
+        let [target] = fact.target.as_slice() else {
+            return Vec::new();
+        };
+        let mut out = self.lookup(f, fact.scope, &format!("{target}.{name}"), None, depth);
+        out.retain(|v| matches!(v, Val::Func(_) | Val::Class(_)));
+        out
+    }
+
     fn member_as_written(&self, v: &Val, name: &str, depth: u32) -> Vec<Val> {
         if depth > MAX_DEPTH {
             return Vec::new();
@@ -180,7 +202,10 @@ impl<'a> Resolver<'a> {
                         _ => Vec::new(),
                     };
                 }
-                self.element(v, name, depth + 1)
+                let mut out = self.element(v, name, depth + 1);
+                out.extend(self.assigned_to_literal(*f, *id, name, depth + 1));
+                dedup(&mut out);
+                out
             }
             // `f.call(obj, ...)` and `f.apply(obj, args)` run `f`.
             Val::Func(r) | Val::Bound(r)
