@@ -438,6 +438,7 @@ impl<'t> Extractor<'_, 't> {
                     type_name,
                     elements,
                     line,
+                    default: None,
                 });
             }
             _ => {

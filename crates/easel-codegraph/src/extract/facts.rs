@@ -194,6 +194,10 @@ pub struct AssignFact {
     /// `"1"`, ... for sequences).
     pub elements: Vec<(String, Option<Vec<Seg>>)>,
     pub line: u32,
+    /// JavaScript destructuring with a default (`{ keyFn = clientKey } = opts`): what the
+    /// name holds when the value has no such part.
+    #[serde(default)]
+    pub default: Option<Vec<Seg>>,
 }
 
 /// A name bound to something unknown (a parameter, a loop variable).
@@ -273,6 +277,7 @@ impl AssignFact {
             type_name: None,
             elements: Vec::new(),
             line,
+            default: None,
         }
     }
 }

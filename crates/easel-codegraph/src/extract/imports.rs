@@ -117,6 +117,7 @@ impl<'t> Extractor<'_, 't> {
                 type_name: None,
                 elements: Vec::new(),
                 line,
+                default: None,
             });
             return;
         }
@@ -130,6 +131,7 @@ impl<'t> Extractor<'_, 't> {
                 type_name: None,
                 elements,
                 line,
+                default: None,
             });
         }
     }
@@ -402,6 +404,7 @@ impl<'t> Extractor<'_, 't> {
                 type_name: None,
                 elements,
                 line,
+                default: None,
             });
         }
     }

@@ -919,14 +919,15 @@ impl<'t> Extractor<'_, 't> {
                         }
                         "object_assignment_pattern" => {
                             if let Some(l) = ch.field(Field::LEFT) {
-                                self.destructure_key(scope, line, l, l, &value, depth);
+                                let default = ch.field(Field::RIGHT).and_then(|d| self.segs(d));
+                                self.destructure_key(scope, line, l, l, &value, depth, default);
                             }
                         }
                         "pair_pattern" => {
                             if let (Some(k), Some(t)) =
                                 (ch.field(Field::KEY), ch.field(Field::VALUE))
                             {
-                                self.destructure_key(scope, line, k, t, &value, depth);
+                                self.destructure_key(scope, line, k, t, &value, depth, None);
                             }
                         }
                         // `...rest` holds the other members: reading one of them reads the value.
@@ -950,17 +951,17 @@ impl<'t> Extractor<'_, 't> {
                     if ch.kind() == "rest_pattern" {
                         break;
                     }
-                    let target = if ch.kind() == "assignment_pattern" {
+                    let (target, default) = if ch.kind() == "assignment_pattern" {
                         match ch.field(Field::LEFT) {
-                            Some(l) => l,
+                            Some(l) => (l, ch.field(Field::RIGHT).and_then(|d| self.segs(d))),
                             None => continue,
                         }
                     } else {
-                        ch
+                        (ch, None)
                     };
                     let mut v = value.clone();
                     v.push(Seg::Index(i.to_string()));
-                    self.destructure_target(scope, line, target, v, depth);
+                    self.destructure_target(scope, line, target, v, depth, default);
                 }
             }
             _ => {}
@@ -968,7 +969,8 @@ impl<'t> Extractor<'_, 't> {
     }
 
     /// One `key: target` of an object pattern (`target` may be a pattern itself, or carry a
-    /// default: `key: target = d`).
+    /// default: `key: target = d`; `default` is that of a shorthand `{ key = d }`).
+    #[allow(clippy::too_many_arguments)]
     fn destructure_key(
         &mut self,
         scope: Option<u32>,
@@ -977,6 +979,7 @@ impl<'t> Extractor<'_, 't> {
         target: Node,
         value: &[Seg],
         depth: u32,
+        default: Option<Vec<Seg>>,
     ) {
         let key = match key.kind() {
             "property_identifier" | "shorthand_property_identifier_pattern" | "identifier" => {
@@ -987,15 +990,15 @@ impl<'t> Extractor<'_, 't> {
         };
         let mut v = value.to_vec();
         v.push(Seg::Name(key));
-        let target = if target.kind() == "assignment_pattern" {
+        let (target, default) = if target.kind() == "assignment_pattern" {
             match target.field(Field::LEFT) {
-                Some(l) => l,
+                Some(l) => (l, target.field(Field::RIGHT).and_then(|d| self.segs(d))),
                 None => return,
             }
         } else {
-            target
+            (target, default)
         };
-        self.destructure_target(scope, line, target, v, depth);
+        self.destructure_target(scope, line, target, v, depth, default);
     }
 
     fn destructure_target(
@@ -1005,15 +1008,13 @@ impl<'t> Extractor<'_, 't> {
         target: Node,
         v: Vec<Seg>,
         depth: u32,
+        default: Option<Vec<Seg>>,
     ) {
         match target.kind() {
             "identifier" | "shorthand_property_identifier_pattern" => {
-                self.facts.assigns.push(AssignFact::plain(
-                    scope,
-                    vec![self.text(target)],
-                    Some(v),
-                    line,
-                ));
+                let mut a = AssignFact::plain(scope, vec![self.text(target)], Some(v), line);
+                a.default = default;
+                self.facts.assigns.push(a);
             }
             "object_pattern" | "array_pattern" => {
                 self.destructure(scope, line, target, v, depth + 1)

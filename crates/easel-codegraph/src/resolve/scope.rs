@@ -509,8 +509,11 @@ impl<'a> Resolver<'a> {
                     // A value assigned on the line it is read from is the previous one.
                     Some(v) => {
                         IN_RHS.with(|s| s.borrow_mut().push((fi, idx)));
-                        let out =
-                            self.eval(fi, a.scope, v, Some(a.line.saturating_sub(1)), depth + 1);
+                        let line = Some(a.line.saturating_sub(1));
+                        let out = match &a.default {
+                            Some(d) => self.part_or_default(fi, a.scope, v, d, line, depth + 1),
+                            None => self.eval(fi, a.scope, v, line, depth + 1),
+                        };
                         IN_RHS.with(|s| s.borrow_mut().pop());
                         out
                     }
@@ -550,6 +553,45 @@ impl<'a> Resolver<'a> {
             }
             BindKind::Unknown => Vec::new(),
         }
+    }
+
+    /// `{ key = d } = value`: the part of the value, and `d` where the value has no such part
+    /// (an object literal without the key, or nothing passed at all). In the first pass a
+    /// value read from a parameter is not known yet, so its default waits for the second.
+    fn part_or_default(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        v: &[Seg],
+        default: &[Seg],
+        line: Option<u32>,
+        depth: u32,
+    ) -> Vec<Val> {
+        let (key, indexed, base) = match v.split_last() {
+            Some((Seg::Name(k), base)) => (k, false, base),
+            Some((Seg::Index(k), base)) => (k, true, base),
+            _ => return self.eval(fi, scope, v, line, depth),
+        };
+        let touched_before = PARAM_TOUCHED.with(|t| t.replace(false));
+        let bases = self.eval(fi, scope, base, line, depth);
+        let touched = PARAM_TOUCHED.with(|t| t.get());
+        PARAM_TOUCHED.with(|t| t.set(touched_before || touched));
+        let mut missing = bases.is_empty() && (self.param_flow || !touched);
+        let mut out = Vec::new();
+        for b in &bases {
+            let part = if indexed {
+                self.element(b, key, depth + 1)
+            } else {
+                self.member(b, key, depth + 1)
+            };
+            missing |= part.is_empty() && matches!(b, Val::Lit(..));
+            out.extend(part);
+        }
+        if missing {
+            out.extend(self.eval(fi, scope, default, line, depth + 1));
+        }
+        dedup(&mut out);
+        out
     }
 
     /// The values a parameter takes: the arguments at every call site that reaches the
