@@ -152,6 +152,26 @@ impl<'t> Extractor<'_, 't> {
         out
     }
 
+    /// A declared return type `T` of a TypeScript function with the one type parameter `T`
+    /// (`function useContext<T>(): T`): what a call of it gives is its type argument
+    /// ([`Seg::Typed`]). Any other return type as it is.
+    pub(super) fn returns_type_parameter(&self, f: Node, ret: Vec<Seg>) -> Vec<Seg> {
+        let [Seg::Name(r)] = ret.as_slice() else {
+            return ret;
+        };
+        let Some(ps) = f.field(Field::TYPE_PARAMETERS) else {
+            return ret;
+        };
+        let params = named_parts(ps);
+        let [p] = params.as_slice() else {
+            return ret;
+        };
+        if p.field(Field::NAME).is_some_and(|n| self.text(n) == *r) {
+            return vec![Seg::Typed(ret)];
+        }
+        ret
+    }
+
     /// A type as segments: `Item`, `pkg.Item`, `&mut Item`, `*Item`, `: Item`, `Item<T>`.
     pub(super) fn type_segs(&self, t: Node, depth: u32) -> Option<Vec<Seg>> {
         if depth > 8 {
@@ -205,6 +225,23 @@ impl<'t> Extractor<'_, 't> {
             }
             _ => self.segs(t),
         }
+    }
+
+    /// The one explicit type argument of a TypeScript call (`useContext<Theme>()`), when it
+    /// names a type.
+    fn one_type_argument(&self, call: Node) -> Option<Vec<Seg>> {
+        let args = call.field(Field::TYPE_ARGUMENTS)?;
+        if args.named_child_count() != 1 {
+            return None;
+        }
+        let t = args.named_child(0)?;
+        if !matches!(
+            t.kind(),
+            "type_identifier" | "nested_type_identifier" | "generic_type"
+        ) {
+            return None;
+        }
+        self.type_segs(t, 0)
     }
 
     /// A dotted expression as segments, or `None` when it is not one.
@@ -537,6 +574,9 @@ impl<'t> Extractor<'_, 't> {
                 }
                 self.segs_into(field(Field::FUNCTION)?, out, depth + 1)?;
                 out.push(Seg::Call);
+                if let Some(t) = self.one_type_argument(n) {
+                    out.push(Seg::Typed(t));
+                }
             }
             "method_invocation" => {
                 if let Some(o) = field(Field::OBJECT) {

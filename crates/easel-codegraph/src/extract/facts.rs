@@ -24,6 +24,10 @@ pub enum Seg {
     /// `.pop(key)` (`*` for no key or one not known statically): an element of a literal,
     /// else a method call.
     Pop(String),
+    /// TypeScript: the explicit type argument of the call before it (`useContext<Theme>()`).
+    /// As a function's declared return type, alone: it returns its one type parameter, so a
+    /// call of it with a type argument gives an instance of that type.
+    Typed(Vec<Seg>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

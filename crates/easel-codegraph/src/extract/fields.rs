@@ -69,6 +69,7 @@ fields! {
     TYPE = "type",
     TYPE_ARGUMENTS = "type_arguments",
     TYPE_CONVERSION = "type_conversion",
+    TYPE_PARAMETERS = "type_parameters",
     VALUE = "value",
 }
 

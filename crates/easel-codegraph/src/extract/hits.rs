@@ -104,7 +104,8 @@ impl<'s, 't> Extractor<'s, 't> {
         ]
         .iter()
         .find_map(|f| n.field(*f))
-        .and_then(|t| self.type_segs(t, 0));
+        .and_then(|t| self.type_segs(t, 0))
+        .map(|r| self.returns_type_parameter(n, r));
         let accessor = if is_method { js_accessor(n) } else { 0 };
         if let Some(d) = self.facts.defs.last_mut() {
             d.params = params;

@@ -457,6 +457,16 @@ impl<'a> Resolver<'a> {
         None
     }
 
+    /// Whether `v` is a function whose declared return type is its one type parameter.
+    fn returns_type_argument(&self, v: &Val) -> bool {
+        match v {
+            Val::Func(r) | Val::Bound(r) => {
+                matches!(self.def(*r).return_type.as_deref(), Some([Seg::Typed(_)]))
+            }
+            _ => false,
+        }
+    }
+
     /// Evaluate a dotted expression in a scope.
     pub(super) fn eval(
         &self,
@@ -487,7 +497,9 @@ impl<'a> Resolver<'a> {
                     _ => vec![Val::Func(r)],
                 }
             }
-            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) => Vec::new(),
+            Seg::Call | Seg::Index(_) | Seg::Iter | Seg::Get(_) | Seg::Pop(_) | Seg::Typed(_) => {
+                Vec::new()
+            }
         };
         // `module.exports.clean(s)` (or `exports.clean`) inside a CommonJS module: its own
         // export, whatever `module.exports` itself was set to.
@@ -529,9 +541,17 @@ impl<'a> Resolver<'a> {
         // in it is that instance, not whichever subclass `this` may be elsewhere.
         let js = self.lang(fi).is_js_family();
         let mut owner: Option<Ref> = None;
-        for seg in &segs[1..] {
+        for (at, seg) in segs.iter().enumerate().skip(1) {
             if vals.is_empty() {
                 break;
+            }
+            // `useContext<Theme>()` of a function returning its type parameter: a `Theme`.
+            if let (Seg::Call, Some(Seg::Typed(t))) = (seg, segs.get(at + 1))
+                && vals.iter().all(|v| self.returns_type_argument(v))
+            {
+                vals = self.typed_vals(fi, scope, t, line, depth + 1);
+                owner = None;
+                continue;
             }
             let receiver = match (seg, vals.as_slice()) {
                 (Seg::Name(_), [Val::Instance(c)]) if js => Some(*c),
@@ -579,6 +599,8 @@ impl<'a> Resolver<'a> {
                         }
                     }
                     Seg::Lit(_) | Seg::Lambda(_) => {}
+                    // Read with the call before it.
+                    Seg::Typed(_) => next.push(v.clone()),
                 }
             }
             dedup(&mut next);
