@@ -528,7 +528,18 @@ impl<'a> Resolver<'a> {
                     _ => None,
                 })
                 .collect();
-            let whole = self.lookup(fi, scope, &path.join("."), line, depth);
+            let mut whole = self.lookup(fi, scope, &path.join("."), line, depth);
+            // Assigned in the same scope after the read, it is not there yet: `const
+            // original = descriptor.value; descriptor.value = function () { original() }`.
+            if let Some(l) = line {
+                whole.retain(|v| match v {
+                    Val::Func(r) | Val::Class(r) if r.file == fi => {
+                        let d = self.def(*r);
+                        !(d.parent == scope && d.start_line > l && d.name.contains('.'))
+                    }
+                    _ => true,
+                });
+            }
             if whole
                 .iter()
                 .any(|v| matches!(v, Val::Func(_) | Val::Class(_)))
