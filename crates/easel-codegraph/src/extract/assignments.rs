@@ -441,6 +441,10 @@ impl<'t> Extractor<'_, 't> {
                     default: None,
                 });
             }
+            // `entry(ctor).prefix = v`, `rows[i].name = v`: a property is set, no name is
+            // bound (`entry` is still the function).
+            _ if self.lang.is_js_family()
+                && matches!(left.kind(), "member_expression" | "subscript_expression") => {}
             _ => {
                 // Tuple targets and the like: every name in them is bound to something unknown.
                 for id in identifiers(left) {
