@@ -651,7 +651,7 @@ impl<'a> Resolver<'a> {
                 // `a` to the first, and `f.call(obj, a)` too.
                 None if self.lang(f.file).is_js_family() => call
                     .args
-                    .get(i as usize + js_this_arg(call, def))
+                    .get(i as usize + js_arg_shift(call, def))
                     .map(Option::as_ref),
                 None => {
                     let shift = u32::from(bound);
@@ -741,7 +741,7 @@ impl<'a> Resolver<'a> {
                     .map(|(_, v)| v)
                     .collect()
             } else if self.lang(f.file).is_js_family() {
-                let from = i as usize + js_this_arg(call, self.def(f));
+                let from = i as usize + js_arg_shift(call, self.def(f));
                 let rest = call.args.get(from..).unwrap_or(&[]);
                 match key.and_then(|k| k.parse::<usize>().ok()) {
                     Some(k) => rest.get(k).into_iter().collect(),
@@ -827,5 +827,15 @@ fn js_this_arg(call: &crate::extract::CallSite, def: &crate::extract::Def) -> us
     match call.callee.last() {
         Some(Seg::Name(n)) if (n == "call" || n == "apply") && def.name != *n => 1,
         _ => 0,
+    }
+}
+
+/// Where the arguments `def` receives start among those of `call`: after `thisArg` of
+/// `def.call(thisArg, ...)`, and after the event of `emitter.emit('event', ...)` that runs
+/// `def` as a listener.
+fn js_arg_shift(call: &crate::extract::CallSite, def: &crate::extract::Def) -> usize {
+    match call.callee.last() {
+        Some(Seg::Name(n)) if n == "emit" && def.name != "emit" => 1,
+        _ => js_this_arg(call, def),
     }
 }
