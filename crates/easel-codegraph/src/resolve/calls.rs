@@ -56,7 +56,7 @@ impl<'a> Resolver<'a> {
                     self.call_targets(fi, outer).is_none()
                 }
                 [Seg::Name(_)] => self.calls_builtin(fi, outer),
-                _ => self.call_targets(fi, outer).is_none(),
+                _ => self.call_targets(fi, outer).is_none() && !self.literal_method(fi, outer),
             };
         }
         match outer.callee.as_slice() {
@@ -69,6 +69,30 @@ impl<'a> Resolver<'a> {
                 .external_name(fi, outer)
                 .is_some_and(|n| STDLIB_CALLBACKS.contains(&n.as_str())),
         }
+    }
+
+    /// Whether `outer` calls a method written in an object literal of the repository that no
+    /// name binds (`createStore()` returning `{ subscribe(fn) {...} }`, then
+    /// `store.subscribe(render)`): code of the repository, not a library, so the function
+    /// handed over is not called where it is handed over.
+    fn literal_method(&self, fi: FileId, outer: &crate::extract::CallSite) -> bool {
+        let [recv @ .., Seg::Name(m)] = outer.callee.as_slice() else {
+            return false;
+        };
+        if recv.is_empty() {
+            return false;
+        }
+        reset_budget();
+        self.eval(fi, outer.scope, recv, Some(outer.line), 0)
+            .iter()
+            .any(|v| match v {
+                Val::Lit(f, id) if self.lang(*f).is_js_family() => self
+                    .literal_parts(*f, *id)
+                    .3
+                    .iter()
+                    .any(|(k, v)| k == m && v.is_none()),
+                _ => false,
+            })
     }
 
     /// Whether a callback's value may be a function, class or method of the repository.
