@@ -251,9 +251,18 @@ impl<'a> Resolver<'a> {
         if out.is_empty() {
             out = self.instance_attr(c, name, depth);
         } else if self.lang(c.file).is_js_family() {
-            // A TypeScript class field (`entities: Entity[] = []`) is a member of the class
-            // body; what the methods push into it is held too.
-            out.extend(self.field_collections(c, name, depth));
+            // A TypeScript class field is a member of the class body (`entities: Entity[] =
+            // []`); what the class's methods push into it is held too, and for a field declared
+            // with a literal (`routes = []`, `handlers = {}`) what they store in it by key.
+            let more = if out.iter().any(|v| matches!(v, Val::Lit(..))) {
+                self.instance_attr(c, name, depth)
+            } else {
+                self.field_collections(c, name, depth)
+            };
+            if !more.is_empty() {
+                out.extend(more);
+                dedup(&mut out);
+            }
         }
         if out.is_empty() {
             out = self.outer_attr(c, name, true, depth);
