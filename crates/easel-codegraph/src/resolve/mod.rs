@@ -340,10 +340,19 @@ pub(crate) type FileBases = (Vec<(DefId, Vec<Ref>)>, Vec<Dep>);
 /// barrels inside an argument takes that many steps).
 const MAX_DEPTH: u32 = 12;
 
+/// A function's parameter, by position.
+type ParamKey = (Ref, u32);
+
 thread_local! {
     /// Set when an evaluation reads a parameter: only such calls can gain targets in the
     /// second pass.
     static PARAM_TOUCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The parameters whose values this thread is computing, and those of them asked for
+    /// again inside their own computation (a recursive call passing its parameter on): a
+    /// value computed while such a question went unanswered is not memoized, so that the
+    /// memo holds only what any thread would compute.
+    static PARAMS_OPEN: std::cell::RefCell<(Vec<ParamKey>, Vec<ParamKey>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
     /// Evaluation steps left for the current question (one call site, one class's bases):
     /// the depth limit bounds each chain, this bounds their number, so adversarial code
     /// cannot make resolution exponential. Running out means "unknown".

@@ -606,8 +606,33 @@ impl<'a> Resolver<'a> {
             merge(deps);
             return v.clone();
         }
+        // Asked again inside its own computation: the sites it is computing give the values.
+        let reentered = PARAMS_OPEN.with(|o| {
+            let mut o = o.borrow_mut();
+            let again = o.0.contains(&(f, i));
+            if again && !o.1.contains(&(f, i)) {
+                o.1.push((f, i));
+            }
+            again
+        });
+        if reentered {
+            return Vec::new();
+        }
+        let outer = PARAMS_OPEN.with(|o| {
+            let mut o = o.borrow_mut();
+            o.0.push((f, i));
+            std::mem::take(&mut o.1)
+        });
         let (out, deps) = tracked_merged(|| self.compute_param_values(f, i, depth));
-        if let Ok(mut m) = self.param_memo.write() {
+        let complete = PARAMS_OPEN.with(|o| {
+            let mut o = o.borrow_mut();
+            o.0.pop();
+            o.1.retain(|k| *k != (f, i));
+            let complete = o.1.is_empty();
+            o.1.extend(outer);
+            complete
+        });
+        if complete && let Ok(mut m) = self.param_memo.write() {
             m.insert((f, i), (out.clone(), deps.into()));
         }
         out
@@ -776,6 +801,33 @@ impl<'a> Resolver<'a> {
 
     /// The function's value after the decorators from position `from` inward (decorators are
     /// listed outermost first and applied innermost first).
+    /// The function a legacy method decorator `d` assigns to its descriptor's `value`
+    /// (`descriptor.value = function () {...}`, `descriptor.value = memoized`), other than
+    /// the method `r` itself.
+    fn descriptor_value(&self, d: Ref, r: Ref, depth: u32) -> Option<Ref> {
+        let desc = self.def(d).params.get(2)?;
+        let f = &self.files[d.file as usize];
+        let mut found = None;
+        for (i, a) in f.assigns.iter().enumerate() {
+            if a.scope != Some(d.def)
+                || !matches!(a.target.as_slice(), [o, v] if o == desc && v == "value")
+            {
+                continue;
+            }
+            let b = Binding {
+                line: a.line,
+                kind: BindKind::Assign(i as u32),
+                cond: None,
+            };
+            if let [Val::Func(w)] = self.eval_binding(d.file, b, depth + 1).as_slice()
+                && *w != r
+            {
+                found = Some(*w);
+            }
+        }
+        found
+    }
+
     pub(super) fn decorated_below(&self, r: Ref, from: usize, depth: u32) -> Vec<Val> {
         let def = self.def(r);
         let mut cur = Val::Func(r);
@@ -812,6 +864,11 @@ impl<'a> Resolver<'a> {
                 {
                     wrapper = Some(*w);
                 }
+            }
+            // A legacy (`experimentalDecorators`) method decorator `(target, key, descriptor)`
+            // that sets `descriptor.value` replaces the method with that value.
+            if wrapper.is_none() && self.lang(d.file).is_js_family() {
+                wrapper = self.descriptor_value(*d, r, depth);
             }
             if let Some(w) = wrapper {
                 cur = Val::Func(w);
