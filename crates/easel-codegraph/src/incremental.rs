@@ -74,9 +74,7 @@ use crate::graph_json::Layout;
 use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
 use crate::kept_reads::{Got, Reads, Table, renumber};
 use crate::model::Graph;
-use crate::resolve::{
-    FileBases, ImportTargets, PARAM_ROUNDS, Pass1, Resolver, Summary, summarize,
-};
+use crate::resolve::{FileBases, ImportTargets, PARAM_ROUNDS, Pass1, Resolver, Summary, summarize};
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

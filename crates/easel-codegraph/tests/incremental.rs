@@ -523,3 +523,57 @@ fn rounds_of_parameter_flow_follow_edits() {
     )));
     edit_and_build(root, "main.js", &format!("{main}m.select();\n"));
 }
+
+/// A function reached only through a parameter (`use(plugin) { plugin(this) }`) takes its
+/// parameters from that call site: an edit of the file passing the plugin, or of the one
+/// calling it, changes what the plugin's unchanged file calls, and an incremental build
+/// still gives a full build's graph.
+#[test]
+fn calls_through_a_parameter_give_arguments_to_what_they_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let converter = "class Converter {\n  use(plugin) {\n    plugin(this);\n    return this;\n  }\n  addBlock() {}\n  addInline() {}\n}\nmodule.exports = Converter;\n";
+    apply(root, "converter.js", Some(converter));
+    apply(
+        root,
+        "blocks.js",
+        Some("module.exports = function blocks(md) {\n  md.addBlock();\n};\n"),
+    );
+    apply(
+        root,
+        "inline.js",
+        Some("module.exports = function inline(md) {\n  md.addInline();\n};\n"),
+    );
+    let main = |plugin: &str| {
+        format!(
+            "const Converter = require(\"./converter\");\nconst p = require(\"./{plugin}\");\nnew Converter().use(p);\n"
+        )
+    };
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    let first = edit_and_build(root, "main.js", &main("blocks"));
+    let calls = first.graph.call_pairs();
+    assert!(
+        calls.contains(&pair("blocks.exports", "converter.Converter.addBlock")),
+        "{calls:?}"
+    );
+    let second = edit_and_build(root, "main.js", &main("inline"));
+    let calls = second.graph.call_pairs();
+    assert!(
+        calls.contains(&pair("inline.exports", "converter.Converter.addInline")),
+        "{calls:?}"
+    );
+    assert!(
+        !calls.contains(&pair("blocks.exports", "converter.Converter.addBlock")),
+        "{calls:?}"
+    );
+    let third = edit_and_build(
+        root,
+        "converter.js",
+        &converter.replace("plugin(this);", ""),
+    );
+    let calls = third.graph.call_pairs();
+    assert!(
+        !calls.contains(&pair("inline.exports", "converter.Converter.addInline")),
+        "{calls:?}"
+    );
+}

@@ -117,6 +117,7 @@ impl<'a> Resolver<'a> {
             && name == "prototype"
             && self.lang(c.file).is_js_family()
             && self.def(*c).kind == DefKind::Class
+            && !self.def(*c).is_interface
         {
             return vec![Val::Instance(*c)];
         }

@@ -152,7 +152,10 @@ impl<'a> Resolver<'a> {
                 if lang.is_js_family()
                     && let Some((outer, path)) = self.object_of(fi, scope)
                 {
-                    return self.eval(fi, outer, &path, None, depth + 1);
+                    let mut out = self.eval(fi, outer, &path, None, depth + 1);
+                    out.extend(self.this_given(fi, scope, depth));
+                    dedup(&mut out);
+                    return out;
                 }
                 if let Some(c) = self.enclosing_class(fi, scope) {
                     if lang == Lang::Ruby && self.in_class_method(fi, scope).unwrap_or(true) {
@@ -591,6 +594,36 @@ impl<'a> Resolver<'a> {
             out.extend(self.eval(fi, scope, default, line, depth + 1));
         }
         dedup(&mut out);
+        out
+    }
+
+    /// What `this` is in a method of an object literal called with `f.call(obj)` or
+    /// `f.apply(obj, args)`: `obj`, at every such call site that reaches it (second pass).
+    fn this_given(&self, fi: FileId, scope: Option<DefId>, depth: u32) -> Vec<Val> {
+        let Some(d) = self.innermost_func(fi, scope) else {
+            return Vec::new();
+        };
+        PARAM_TOUCHED.with(|t| t.set(true));
+        if !self.param_flow || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let f = Ref { file: fi, def: d };
+        let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
+        if sites.len() > 32 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &(cf, ci, _) in sites {
+            let Some(call) = self.call_site(cf, ci) else {
+                continue;
+            };
+            if js_this_arg(call, self.def(f)) != 1 {
+                continue;
+            }
+            if let Some(Some(a)) = call.args.first() {
+                out.extend(self.eval(cf, call.scope, a, Some(call.line), depth + 1));
+            }
+        }
         out
     }
 
