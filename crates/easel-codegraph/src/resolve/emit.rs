@@ -312,28 +312,30 @@ impl<'a> Resolver<'a> {
         {
             return (first.to_vec(), Vec::new());
         }
-        tracked(|| {
-            let calls = &self.files[fi as usize].calls;
-            first
-                .iter()
-                .zip(calls)
-                .map(|(p, c)| match p {
-                    Pass1::Retry | Pass1::Partial(_) => {
-                        let mut all = p.targets().map(<[_]>::to_vec).unwrap_or_default();
-                        for x in self.call_targets(fi, c).unwrap_or_default() {
-                            if !all.contains(&x) {
-                                all.push(x);
+        unit(|| {
+            tracked(|| {
+                let calls = &self.files[fi as usize].calls;
+                first
+                    .iter()
+                    .zip(calls)
+                    .map(|(p, c)| match p {
+                        Pass1::Retry | Pass1::Partial(_) => {
+                            let mut all = p.targets().map(<[_]>::to_vec).unwrap_or_default();
+                            for x in self.call_targets(fi, c).unwrap_or_default() {
+                                if !all.contains(&x) {
+                                    all.push(x);
+                                }
+                            }
+                            if all.is_empty() {
+                                Pass1::Retry
+                            } else {
+                                Pass1::Partial(all)
                             }
                         }
-                        if all.is_empty() {
-                            Pass1::Retry
-                        } else {
-                            Pass1::Partial(all)
-                        }
-                    }
-                    p => p.clone(),
-                })
-                .collect()
+                        p => p.clone(),
+                    })
+                    .collect()
+            })
         })
     }
 
@@ -342,9 +344,6 @@ impl<'a> Resolver<'a> {
     /// pass. Values worked out with the call sites known before are forgotten.
     pub(crate) fn set_pass1(&mut self, first: &[Vec<Pass1>]) {
         self.callers.map.clear();
-        if let Ok(mut m) = self.param_memo.write() {
-            m.clear();
-        }
         if let Ok(mut m) = self.jsx_memo.write() {
             m.remove(&true);
         }
@@ -385,6 +384,6 @@ impl<'a> Resolver<'a> {
     /// The second pass for file `fi`: its edges but CONTAINS, unresolved and builtin calls;
     /// and what it read (beyond the file's own first pass, `first`).
     pub(crate) fn file_pass2(&self, fi: FileId, first: &[Pass1]) -> (FileEdges, Vec<Dep>) {
-        tracked(|| self.file_edges(fi, first))
+        unit(|| tracked(|| self.file_edges(fi, first)))
     }
 }

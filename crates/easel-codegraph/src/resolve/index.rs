@@ -605,7 +605,6 @@ impl<'a> Resolver<'a> {
             subclasses: Table::new(tag::SUBCLASSES),
             callers: Table::new(tag::CALLERS),
             param_flow: false,
-            param_memo: std::sync::RwLock::new(HashMap::new()),
             import_targets: Vec::new(),
             ruby_top: Table::new(tag::RUBY_TOP),
             mro_memo: std::sync::RwLock::new(HashMap::new()),

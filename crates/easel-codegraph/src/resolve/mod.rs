@@ -274,7 +274,6 @@ pub(crate) struct Resolver<'a> {
     callers: Table<Ref, Vec<(FileId, u32, bool)>>,
     /// Whether parameters take the values of the arguments at their call sites (second pass).
     param_flow: bool,
-    param_memo: MemoTable<(Ref, u32), Vec<Val>>,
     mro_memo: MemoTable<Ref, Vec<Ref>>,
     /// JSX factory → its elements' components, per pass (see `renderers`).
     jsx_memo: MemoTable<bool, std::sync::Arc<HashMap<Ref, Vec<Val>>>>,
@@ -324,6 +323,14 @@ impl Summary {
 /// The definition of an entry that names none (sets of names).
 const NO_DEF: DefId = DefId::MAX;
 
+/// Runs `f`, one resolution unit, with a memo of parameter values of its own.
+fn unit<T>(f: impl FnOnce() -> T) -> T {
+    PARAM_MEMO.with(|m| m.borrow_mut().clear());
+    let out = f();
+    PARAM_MEMO.with(|m| m.borrow_mut().clear());
+    out
+}
+
 /// A memoized value and what computing it read.
 type Memo<T> = (T, std::sync::Arc<[Dep]>);
 
@@ -353,6 +360,12 @@ thread_local! {
     /// memo holds only what any thread would compute.
     static PARAMS_OPEN: std::cell::RefCell<(Vec<ParamKey>, Vec<ParamKey>)> =
         const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    /// The values of the parameters asked for in the current resolution unit (one file's
+    /// pass): kept for the unit alone, so that a value cut short by the depth limit or the
+    /// step budget in one unit is never what another unit reads. Shared between threads, the
+    /// memo made the graph depend on which thread asked first.
+    static PARAM_MEMO: std::cell::RefCell<HashMap<ParamKey, Memo<Vec<Val>>>> =
+        std::cell::RefCell::new(HashMap::default());
     /// Evaluation steps left for the current question (one call site, one class's bases):
     /// the depth limit bounds each chain, this bounds their number, so adversarial code
     /// cannot make resolution exponential. Running out means "unknown".

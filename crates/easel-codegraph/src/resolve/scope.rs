@@ -633,11 +633,10 @@ impl<'a> Resolver<'a> {
         if !self.param_flow || depth > MAX_DEPTH {
             return Vec::new();
         }
-        if let Ok(m) = self.param_memo.read()
-            && let Some((v, deps)) = m.get(&(f, i))
-        {
-            merge(deps);
-            return v.clone();
+        let memo = PARAM_MEMO.with(|m| m.borrow().get(&(f, i)).cloned());
+        if let Some((v, deps)) = memo {
+            merge(&deps);
+            return v;
         }
         // Asked again inside its own computation: the sites it is computing give the values.
         let reentered = PARAMS_OPEN.with(|o| {
@@ -665,8 +664,8 @@ impl<'a> Resolver<'a> {
             o.1.extend(outer);
             complete
         });
-        if complete && let Ok(mut m) = self.param_memo.write() {
-            m.insert((f, i), (out.clone(), deps.into()));
+        if complete {
+            PARAM_MEMO.with(|m| m.borrow_mut().insert((f, i), (out.clone(), deps.into())));
         }
         out
     }
