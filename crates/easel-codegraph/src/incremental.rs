@@ -121,7 +121,7 @@ struct FileState {
     pass1: Vec<Pass1>,
     pass1_deps: Reads,
     /// Each round of the first pass with parameter flow (`PARAM_ROUNDS`): its result where it
-    /// differs from the round before (or the first pass), and what it read.
+    /// differs from the first pass, and what it read.
     rounds: Vec<Option<Vec<Pass1>>>,
     rounds_deps: Vec<Reads>,
     pass2_deps: Reads,
@@ -137,6 +137,8 @@ pub(crate) struct Reuse {
     pub(crate) bases_redone: usize,
     pub(crate) imports_redone: usize,
     pub(crate) pass1_redone: usize,
+    /// Units of every round of parameter flow redone, together.
+    pub(crate) rounds_redone: usize,
     pub(crate) pass2_redone: usize,
 }
 
@@ -443,12 +445,13 @@ pub(crate) fn resolve<'a>(
     // Rounds of the first pass with parameters taking arguments, as in a full build
     // (`Resolver::into_graph`), each unit reused when its file and reads are as they were;
     // the callers table of each round is dirty where the results it is made from changed.
+    // A file's round is kept only where it differs from the file's first pass (`None`: the
+    // same), which most files' are: nothing is copied for them.
     let mut rounds: Vec<Vec<Option<Vec<Pass1>>>> = vec![Vec::new(); n];
     let mut rounds_deps: Vec<Vec<Got>> = (0..n).map(|_| Vec::new()).collect();
-    let mut last: Option<Vec<Vec<Pass1>>> = None;
+    let mut cur: Vec<Option<Vec<Pass1>>> = vec![None; n];
     for k in 0..PARAM_ROUNDS {
-        let prev = last.as_ref().unwrap_or(&first);
-        let round: Vec<(Vec<Pass1>, Got, bool)> = (0..n)
+        let round: Vec<(Option<Vec<Pass1>>, Got, bool)> = (0..n)
             .into_par_iter()
             .map(|fi| {
                 if let Some(p) = &plan
@@ -456,12 +459,18 @@ pub(crate) fn resolve<'a>(
                     && let Some(o) = p.same[fi]
                     && let Some(d) = p.old.files[o].rounds_deps.get(k)
                     && p.clean(d)
-                    && let Some(v) = old_round(&p.old.files[o], k)
-                        .iter()
-                        .map(|c| remap_pass1(p, c))
-                        .collect::<Option<Vec<_>>>()
                 {
-                    return (v, Got::Kept(d), false);
+                    let kept = match old_round(&p.old.files[o], k) {
+                        None => Some(None),
+                        Some(v) => v
+                            .iter()
+                            .map(|c| remap_pass1(p, c))
+                            .collect::<Option<Vec<_>>>()
+                            .map(Some),
+                    };
+                    if let Some(v) = kept {
+                        return (v, Got::Kept(d), false);
+                    }
                 }
                 let (v, deps) = r.file_round(fi as FileId, &first[fi]);
                 (v, Got::New(r.stable(&deps)), true)
@@ -474,14 +483,16 @@ pub(crate) fn resolve<'a>(
                 if !redone {
                     continue;
                 }
+                let v = v.as_deref().unwrap_or(&first[fi]);
                 let new = callers_sig(&new_paths, v);
                 let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
                 let old = old_state
-                    .map(|s| callers_sig(&p.old.paths, old_round(s, k)))
+                    .map(|s| callers_sig(&p.old.paths, round_or_first(s, k)))
                     .unwrap_or_default();
                 let same_sites = p.same_outside(fi)
                     && old_state.is_some_and(|s| {
-                        pass1_stable(&p.old.paths, old_round(s, k)) == pass1_stable(&new_paths, v)
+                        pass1_stable(&p.old.paths, round_or_first(s, k))
+                            == pass1_stable(&new_paths, v)
                     });
                 if !same_sites {
                     more.extend(old);
@@ -492,22 +503,23 @@ pub(crate) fn resolve<'a>(
                 if p.remap[o].is_some() {
                     continue;
                 }
-                more.extend(callers_sig(&p.old.paths, old_round(&p.old.files[o], k)));
+                let s = &p.old.files[o];
+                more.extend(callers_sig(&p.old.paths, round_or_first(s, k)));
             }
             p.add_dirty(more);
         }
-        let done = round.iter().zip(prev).all(|(a, b)| a.0 == *b);
-        let mut values = Vec::with_capacity(n);
+        reuse.rounds_redone += round.iter().filter(|r| r.2).count();
+        let mut next = Vec::with_capacity(n);
         for (fi, (v, d, _)) in round.into_iter().enumerate() {
-            rounds[fi].push((v != prev[fi]).then(|| v.clone()));
+            rounds[fi].push(v.clone());
             rounds_deps[fi].push(d);
-            values.push(v);
+            next.push(v);
         }
-        if done {
+        if next == cur {
             break;
         }
-        r.set_pass1(&values);
-        last = Some(values);
+        r.set_round(&first, &cur, &next);
+        cur = next;
     }
     tracing::debug!(ms = t.elapsed().as_millis(), "rounds");
 
@@ -645,15 +657,14 @@ fn bases_stable(paths: &[String], b: &[(u32, Vec<Ref>)]) -> Vec<(u32, Vec<u64>)>
         .collect()
 }
 
-/// The result of round `k` of a file's kept state: the last one that differed before it, or
-/// the first pass (a build stops its rounds once they change nothing).
-fn old_round(s: &FileState, k: usize) -> &[Pass1] {
-    s.rounds
-        .iter()
-        .take(k + 1)
-        .rev()
-        .find_map(Option::as_deref)
-        .unwrap_or(&s.pass1)
+/// The result of round `k` of a file's kept state where it differs from the file's first pass.
+fn old_round(s: &FileState, k: usize) -> Option<&[Pass1]> {
+    s.rounds.get(k).and_then(Option::as_deref)
+}
+
+/// What round `k` of a file's kept state gave.
+fn round_or_first(s: &FileState, k: usize) -> &[Pass1] {
+    old_round(s, k).unwrap_or(&s.pass1)
 }
 
 /// The keys of the callers table that a file's first-pass (or round) results add to.

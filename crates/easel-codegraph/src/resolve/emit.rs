@@ -243,18 +243,19 @@ impl<'a> Resolver<'a> {
         r.set_pass1(&first);
         // Calls found through parameters reach more functions, whose parameters then take
         // more arguments: a few rounds, until the call sites reaching each function settle.
-        // (`incremental::resolve` does the same rounds.)
-        let mut prev: Option<Vec<Vec<Pass1>>> = None;
+        // (`incremental::resolve` does the same rounds.) A file's round is `None` where it is
+        // its first pass.
+        let mut cur: Vec<Option<Vec<Pass1>>> = vec![None; n as usize];
         for _ in 0..PARAM_ROUNDS {
-            let round: Vec<Vec<Pass1>> = (0..n)
+            let next: Vec<Option<Vec<Pass1>>> = (0..n)
                 .into_par_iter()
                 .map(|fi| r.file_round(fi, &first[fi as usize]).0)
                 .collect();
-            if round == *prev.as_ref().unwrap_or(&first) {
+            if next == cur {
                 break;
             }
-            r.set_pass1(&round);
-            prev = Some(round);
+            r.set_round(&first, &cur, &next);
+            cur = next;
         }
         let per_file: Vec<FileEdges> = (0..n)
             .into_par_iter()
@@ -300,8 +301,8 @@ impl<'a> Resolver<'a> {
 
     /// The first pass of file `fi` again (`first`), with parameters taking the arguments at
     /// the call sites known so far: the calls a parameter was involved in may reach more
-    /// functions. And what it read.
-    pub(crate) fn file_round(&self, fi: FileId, first: &[Pass1]) -> (Vec<Pass1>, Vec<Dep>) {
+    /// functions: `None` where that changes nothing. And what it read.
+    pub(crate) fn file_round(&self, fi: FileId, first: &[Pass1]) -> (Option<Vec<Pass1>>, Vec<Dep>) {
         // Measured on the JavaScript and TypeScript suites only; elsewhere the second pass
         // alone, as before.
         let js = self.files.untracked().lang(fi as usize).is_js_family();
@@ -310,9 +311,9 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .any(|p| matches!(p, Pass1::Retry | Pass1::Partial(_)))
         {
-            return (first.to_vec(), Vec::new());
+            return (None, Vec::new());
         }
-        unit(|| {
+        let (v, deps): (Vec<Pass1>, Vec<Dep>) = unit(|| {
             tracked(|| {
                 let calls = &self.files[fi as usize].calls;
                 first
@@ -336,7 +337,8 @@ impl<'a> Resolver<'a> {
                     })
                     .collect()
             })
-        })
+        });
+        ((v != first).then_some(v), deps)
     }
 
     /// The call sites that reach each function, from the first pass of every file (or a
@@ -379,6 +381,57 @@ impl<'a> Resolver<'a> {
             }
         }
         self.param_flow = true;
+    }
+
+    /// The callers table after a round (`after`, each file's result where it differs from
+    /// its first pass `first`) that followed `before`: the call sites a round found beyond
+    /// those before it are added (a round only adds targets to the first pass's), and the
+    /// table is made again only if a target went missing.
+    pub(crate) fn set_round(
+        &mut self,
+        first: &[Vec<Pass1>],
+        before: &[Option<Vec<Pass1>>],
+        after: &[Option<Vec<Pass1>>],
+    ) {
+        let mut added: Vec<(FileId, u32, Ref, bool)> = Vec::new();
+        for (fi, (b, a)) in before.iter().zip(after).enumerate() {
+            if b == a {
+                continue;
+            }
+            let b = b.as_deref().unwrap_or(&first[fi]);
+            let a = a.as_deref().unwrap_or(&first[fi]);
+            for (ci, (pb, pa)) in b.iter().zip(a).enumerate() {
+                let tb = pb.targets().unwrap_or(&[]);
+                let ta = pa.targets().unwrap_or(&[]);
+                if tb.iter().any(|t| !ta.contains(t)) {
+                    let all: Vec<Vec<Pass1>> = after
+                        .iter()
+                        .zip(first)
+                        .map(|(a, f)| a.clone().unwrap_or_else(|| f.clone()))
+                        .collect();
+                    self.set_pass1(&all);
+                    return;
+                }
+                for &(t, bound) in ta.iter().filter(|t| !tb.contains(t)) {
+                    added.push((fi as FileId, ci as u32, t, bound));
+                }
+            }
+        }
+        if let Ok(mut m) = self.jsx_memo.write() {
+            m.remove(&true);
+        }
+        for &(fi, ci, t, bound) in &added {
+            // Decorators are calls with the decorated function as their argument.
+            let decorator = self
+                .decorators
+                .get(fi as usize)
+                .is_some_and(|d| d.contains(&ci));
+            let sites = self.callers.map.entry(t).or_default();
+            sites.push((fi, ci, bound));
+            if decorator {
+                sites.push((fi, ci, false));
+            }
+        }
     }
 
     /// The second pass for file `fi`: its edges but CONTAINS, unresolved and builtin calls;
