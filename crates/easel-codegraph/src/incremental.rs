@@ -406,33 +406,12 @@ pub(crate) fn resolve<'a>(
         })
         .collect();
     if let Some(p) = &mut plan {
-        let new_paths = p.new_paths(facts);
-        let mut more = Vec::new();
-        for (fi, (v, _, redone)) in first.iter().enumerate() {
-            if !redone {
-                continue;
-            }
-            let new = callers_sig(&new_paths, v);
-            let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
-            let old = old_state
-                .map(|s| callers_sig(&p.old.paths, &s.pass1))
-                .unwrap_or_default();
-            // Who calls what, and where: the sites themselves, not only the targets.
-            let same_sites = p.same_outside(fi)
-                && old_state.is_some_and(|s| {
-                    pass1_stable(&p.old.paths, &s.pass1) == pass1_stable(&new_paths, v)
-                });
-            if !same_sites {
-                more.extend(old);
-                more.extend(new);
-            }
-        }
-        for &o in &p.gone_or_changed {
-            if p.remap[o].is_some() {
-                continue;
-            }
-            more.extend(callers_sig(&p.old.paths, &p.old.files[o].pass1));
-        }
+        let redone = first
+            .iter()
+            .enumerate()
+            .filter(|f| f.1.2)
+            .map(|(fi, f)| (fi, &f.0[..]));
+        let more = p.callers_changed(facts, redone, |s| &s.pass1);
         p.add_dirty(more);
     }
     reuse.pass1_redone = first.iter().filter(|f| f.2).count();
@@ -477,35 +456,12 @@ pub(crate) fn resolve<'a>(
             })
             .collect();
         if let Some(p) = &mut plan {
-            let new_paths = p.new_paths(facts);
-            let mut more = Vec::new();
-            for (fi, (v, _, redone)) in round.iter().enumerate() {
-                if !redone {
-                    continue;
-                }
-                let v = v.as_deref().unwrap_or(&first[fi]);
-                let new = callers_sig(&new_paths, v);
-                let old_state = p.same_path(fi, facts).map(|o| &p.old.files[o]);
-                let old = old_state
-                    .map(|s| callers_sig(&p.old.paths, round_or_first(s, k)))
-                    .unwrap_or_default();
-                let same_sites = p.same_outside(fi)
-                    && old_state.is_some_and(|s| {
-                        pass1_stable(&p.old.paths, round_or_first(s, k))
-                            == pass1_stable(&new_paths, v)
-                    });
-                if !same_sites {
-                    more.extend(old);
-                    more.extend(new);
-                }
-            }
-            for &o in &p.gone_or_changed {
-                if p.remap[o].is_some() {
-                    continue;
-                }
-                let s = &p.old.files[o];
-                more.extend(callers_sig(&p.old.paths, round_or_first(s, k)));
-            }
+            let redone = round
+                .iter()
+                .enumerate()
+                .filter(|r| r.1.2)
+                .map(|(fi, r)| (fi, r.0.as_deref().unwrap_or(&first[fi])));
+            let more = p.callers_changed(facts, redone, |s| round_or_first(s, k));
             p.add_dirty(more);
         }
         reuse.rounds_redone += round.iter().filter(|r| r.2).count();
@@ -716,6 +672,41 @@ impl Plan<'_> {
     /// The paths of this build, indexed by new file id (for signatures of new results).
     fn new_paths(&self, facts: &Files) -> Vec<String> {
         facts.paths().map(str::to_string).collect()
+    }
+
+    /// The keys of the callers table that redone first-pass (or round) results change:
+    /// `redone` gives each redone file's new results, `old` what the kept state had for it.
+    /// Who calls what, and where: the sites themselves count, not only the targets.
+    fn callers_changed<'v>(
+        &self,
+        facts: &Files,
+        redone: impl Iterator<Item = (usize, &'v [Pass1])>,
+        old: impl Fn(&FileState) -> &[Pass1],
+    ) -> Vec<u64> {
+        let new_paths = self.new_paths(facts);
+        let mut more = Vec::new();
+        for (fi, v) in redone {
+            let new = callers_sig(&new_paths, v);
+            let old_state = self.same_path(fi, facts).map(|o| &self.old.files[o]);
+            let old_sig = old_state
+                .map(|s| callers_sig(&self.old.paths, old(s)))
+                .unwrap_or_default();
+            let same_sites = self.same_outside(fi)
+                && old_state.is_some_and(|s| {
+                    pass1_stable(&self.old.paths, old(s)) == pass1_stable(&new_paths, v)
+                });
+            if !same_sites {
+                more.extend(old_sig);
+                more.extend(new);
+            }
+        }
+        for &o in &self.gone_or_changed {
+            if self.remap[o].is_some() {
+                continue;
+            }
+            more.extend(callers_sig(&self.old.paths, old(&self.old.files[o])));
+        }
+        more
     }
 
     /// The old file with the same path as new file `fi`, changed or not.
