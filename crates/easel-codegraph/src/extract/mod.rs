@@ -7,6 +7,7 @@
 mod assignments;
 mod calls;
 mod definitions;
+mod destructuring;
 mod expressions;
 mod facts;
 mod fields;
