@@ -108,11 +108,7 @@ impl<'t> Extractor<'_, 't> {
     fn value_def(&mut self, v: Node, name: String) {
         match v.kind() {
             "function_expression" | "arrow_function" | "generator_function" => {
-                let params = v
-                    .field(Field::PARAMETERS)
-                    .map(|p| self.params(p))
-                    .or_else(|| v.field(Field::PARAMETER).map(|p| vec![self.text(p)]))
-                    .unwrap_or_default();
+                let params = self.fn_params(v);
                 let body = v.field(Field::BODY).unwrap_or(v);
                 self.add_def(v, body, DefKind::Func, name, Vec::new(), None, true);
                 if let Some(d) = self.facts.defs.last_mut() {

@@ -96,6 +96,15 @@ pub(super) fn named_parts(n: Node<'_>) -> Vec<Node<'_>> {
 }
 
 impl<'t> Extractor<'_, 't> {
+    /// The parameter names of function `f`: its parameter list, or an arrow's single bare
+    /// parameter (`x => …`).
+    pub(super) fn fn_params(&self, f: Node) -> Vec<String> {
+        f.field(Field::PARAMETERS)
+            .map(|p| self.params(p))
+            .or_else(|| f.field(Field::PARAMETER).map(|p| vec![self.text(p)]))
+            .unwrap_or_default()
+    }
+
     pub(super) fn params(&self, p: Node) -> Vec<String> {
         let mut out = Vec::new();
         let mut cur = p.walk();

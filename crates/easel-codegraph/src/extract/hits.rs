@@ -126,11 +126,7 @@ impl<'s, 't> Extractor<'s, 't> {
         } else {
             self.text(name)
         };
-        let params = n
-            .field(Field::PARAMETERS)
-            .map(|p| self.params(p))
-            .or_else(|| n.field(Field::PARAMETER).map(|p| vec![self.text(p)]))
-            .unwrap_or_default();
+        let params = self.fn_params(n);
         let body = n.field(Field::BODY).unwrap_or(n);
         self.add_def(n, body, DefKind::Func, name, Vec::new(), None, true);
         if self.lang.is_js_family()

@@ -196,11 +196,7 @@ fn extract_by(lang: Lang, path: &str, src: &[u8], query: bool) -> Result<FileFac
         {
             x.function_value(n);
         } else if let Some(n) = get(k.scope) {
-            let params = n
-                .field(Field::PARAMETERS)
-                .map(|p| x.params(p))
-                .or_else(|| n.field(Field::PARAMETER).map(|p| vec![x.text(p)]))
-                .unwrap_or_default();
+            let params = x.fn_params(n);
             let body = n.field(Field::BODY).unwrap_or(n);
             x.add_def(
                 n,

@@ -750,11 +750,7 @@ impl<'t> Extractor<'_, 't> {
             .then(|| n.field(Field::NAME))
             .flatten()
             .map(|k| self.text(k));
-        let params = n
-            .field(Field::PARAMETERS)
-            .map(|p| self.params(p))
-            .or_else(|| n.field(Field::PARAMETER).map(|p| vec![self.text(p)]))
-            .unwrap_or_default();
+        let params = self.fn_params(n);
         let types = n
             .field(Field::PARAMETERS)
             .map(|p| self.param_types(p))
