@@ -640,9 +640,9 @@ fn pass1_stable(paths: &[String], v: &[Pass1]) -> Vec<Vec<(u64, bool)>> {
                 .map(|(r, b)| (ref_key(tag::CALLERS, &paths[r.file as usize], r.def), *b))
                 .collect(),
             Pass1::Unresolved => vec![(0, false)],
-            Pass1::Retry => vec![(1, false)],
+            Pass1::Retry(_) => vec![(1, false)],
             // The targets, then a marker no target key is.
-            Pass1::Partial(t) => t
+            Pass1::Partial(t, _) => t
                 .iter()
                 .map(|(r, b)| (ref_key(tag::CALLERS, &paths[r.file as usize], r.def), *b))
                 .chain([(2, false)])
@@ -659,11 +659,24 @@ fn remap_pass1(p: &Plan, c: &Pass1) -> Option<Pass1> {
                 .collect::<Option<Vec<_>>>()?,
         ),
         Pass1::Unresolved => Pass1::Unresolved,
-        Pass1::Retry => Pass1::Retry,
-        Pass1::Partial(t) => Pass1::Partial(
+        Pass1::Retry(redo) => Pass1::Retry(remap_redo(p, redo)?),
+        Pass1::Partial(t, redo) => Pass1::Partial(
             t.iter()
                 .map(|(r, b)| Some((p.ref_ok(*r)?, *b)))
                 .collect::<Option<Vec<_>>>()?,
+            remap_redo(p, redo)?,
+        ),
+    })
+}
+
+fn remap_redo(p: &Plan, redo: &crate::resolve::Redo) -> Option<crate::resolve::Redo> {
+    Some(match redo {
+        None => None,
+        Some(fs) => Some(
+            fs.iter()
+                .map(|f| p.ref_ok(*f))
+                .collect::<Option<Vec<_>>>()?
+                .into(),
         ),
     })
 }

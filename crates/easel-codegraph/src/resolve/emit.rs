@@ -164,7 +164,9 @@ impl<'a> Resolver<'a> {
             let targets = match first.get(ci) {
                 Some(Pass1::Resolved(t)) => Some(t.clone()),
                 Some(Pass1::Unresolved) => None,
-                Some(Pass1::Partial(t)) => {
+                Some(Pass1::Retry(redo)) if !self.may_change(redo) => None,
+                Some(Pass1::Partial(t, redo)) if !self.may_change(redo) => Some(t.clone()),
+                Some(Pass1::Partial(t, _)) => {
                     let mut all = t.clone();
                     for x in self.call_targets(fi, call).unwrap_or_default() {
                         if !all.contains(&x) {
@@ -284,15 +286,31 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .map(|c| {
                     PARAM_TOUCHED.with(|t| t.set(false));
+                    REDO.with(|r| {
+                        let mut r = r.borrow_mut();
+                        r.0.clear();
+                        r.1 = false;
+                    });
                     let t = self.call_targets(fi, c);
                     if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
                         // Final: nothing a parameter could change.
                         return Pass1::Unresolved;
                     }
+                    let redo = || {
+                        REDO.with(|r| {
+                            let mut r = r.borrow_mut();
+                            if r.1 {
+                                return None;
+                            }
+                            r.0.sort_unstable_by_key(|f| (f.file, f.def));
+                            r.0.dedup();
+                            Some(r.0.as_slice().into())
+                        })
+                    };
                     match t {
-                        Some(t) if PARAM_TOUCHED.with(|t| t.get()) => Pass1::Partial(t),
+                        Some(t) if PARAM_TOUCHED.with(|t| t.get()) => Pass1::Partial(t, redo()),
                         Some(t) => Pass1::Resolved(t),
-                        None => Pass1::Retry,
+                        None => Pass1::Retry(redo()),
                     }
                 })
                 .collect()
@@ -309,7 +327,7 @@ impl<'a> Resolver<'a> {
         if !js
             || !first
                 .iter()
-                .any(|p| matches!(p, Pass1::Retry | Pass1::Partial(_)))
+                .any(|p| matches!(p, Pass1::Retry(_) | Pass1::Partial(..)))
         {
             return (None, Vec::new());
         }
@@ -320,7 +338,7 @@ impl<'a> Resolver<'a> {
                     .iter()
                     .zip(calls)
                     .map(|(p, c)| match p {
-                        Pass1::Retry | Pass1::Partial(_) => {
+                        Pass1::Retry(redo) | Pass1::Partial(_, redo) if self.may_change(redo) => {
                             let mut all = p.targets().map(<[_]>::to_vec).unwrap_or_default();
                             for x in self.call_targets(fi, c).unwrap_or_default() {
                                 if !all.contains(&x) {
@@ -328,9 +346,9 @@ impl<'a> Resolver<'a> {
                                 }
                             }
                             if all.is_empty() {
-                                Pass1::Retry
+                                Pass1::Retry(redo.clone())
                             } else {
-                                Pass1::Partial(all)
+                                Pass1::Partial(all, redo.clone())
                             }
                         }
                         p => p.clone(),
@@ -339,6 +357,15 @@ impl<'a> Resolver<'a> {
             })
         });
         ((v != first).then_some(v), deps)
+    }
+
+    /// Whether parameter flow may resolve a call the first pass left open differently: some
+    /// function whose parameters it read has call sites (see [`Redo`]).
+    fn may_change(&self, redo: &Redo) -> bool {
+        redo.as_deref().is_none_or(|fs| {
+            fs.iter()
+                .any(|f| self.callers.get(f).is_some_and(|s| !s.is_empty()))
+        })
     }
 
     /// The call sites that reach each function, from the first pass of every file (or a

@@ -103,18 +103,26 @@ pub(crate) enum Pass1 {
     Resolved(Vec<(Ref, bool)>),
     Unresolved,
     /// Unresolved, but a parameter was involved: the second pass tries again.
-    Retry,
+    Retry(Redo),
     /// Resolved, but a parameter was involved (`g = f if c else param`): its arguments may
     /// add targets, so the second pass resolves it again.
-    Partial(Vec<(Ref, bool)>),
+    Partial(Vec<(Ref, bool)>, Redo),
 }
+
+/// What may give a call the first pass left open (`Pass1::Retry`, `Pass1::Partial`) more
+/// targets once parameters take arguments: the functions whose parameters (or `this`) its
+/// evaluation read, as only their call sites give those values. `None` when it also read
+/// what parameter flow works out again whatever the call sites are (a default value, the
+/// JSX table). A call none of whose functions has a call site resolves as in the first pass,
+/// so later passes skip it: in a library most exported functions have no caller inside it.
+pub(crate) type Redo = Option<Box<[Ref]>>;
 
 impl Pass1 {
     /// The targets found in the first pass.
     pub(crate) fn targets(&self) -> Option<&[(Ref, bool)]> {
         match self {
-            Pass1::Resolved(t) | Pass1::Partial(t) => Some(t),
-            Pass1::Unresolved | Pass1::Retry => None,
+            Pass1::Resolved(t) | Pass1::Partial(t, _) => Some(t),
+            Pass1::Unresolved | Pass1::Retry(_) => None,
         }
     }
 }
@@ -354,6 +362,10 @@ thread_local! {
     /// Set when an evaluation reads a parameter: only such calls can gain targets in the
     /// second pass.
     static PARAM_TOUCHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// In the first pass, what the current call's evaluation read that parameter flow may
+    /// answer differently ([`Redo`]): the functions, and whether anything else (`true`).
+    static REDO: std::cell::RefCell<(Vec<Ref>, bool)> =
+        const { std::cell::RefCell::new((Vec::new(), false)) };
     /// The parameters whose values this thread is computing, and those of them asked for
     /// again inside their own computation (a recursive call passing its parameter on): a
     /// value computed while such a question went unanswered is not memoized, so that the
@@ -378,6 +390,18 @@ thread_local! {
     /// on that line receives the call's result (`task = announce(task)`), so the argument is
     /// the binding before it.
     static ARGS_AT: std::cell::RefCell<Vec<(FileId, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Notes, in the first pass, that the evaluation read a parameter or `this` of function `f`
+/// (`None`: something else parameter flow answers differently; see [`Redo`]).
+fn note_redo(f: Option<Ref>) {
+    REDO.with(|r| {
+        let mut r = r.borrow_mut();
+        match f {
+            Some(f) => r.0.push(f),
+            None => r.1 = true,
+        }
+    });
 }
 
 /// Runs `f` with assignments on line `line` of file `fi` hidden from name lookups.

@@ -57,6 +57,9 @@ impl Resolver<'_> {
     /// Factory → what the components of its elements are, over the whole repository.
     fn jsx_components(&self) -> std::sync::Arc<HashMap<Ref, Vec<Val>>> {
         let key = self.param_flow;
+        if !key {
+            note_redo(None);
+        }
         if let Ok(m) = self.jsx_memo.read()
             && let Some((v, deps)) = m.get(&key)
         {

@@ -541,6 +541,13 @@ impl<'a> Resolver<'a> {
                 }
                 PARAM_TOUCHED.with(|t| t.set(true));
                 let r = Ref { file: fi, def: d };
+                if !self.param_flow {
+                    note_redo(Some(r));
+                    // With no call site, parameter flow gives the default.
+                    if matches!(def.defaults.get(i as usize), Some(Some(_))) {
+                        note_redo(None);
+                    }
+                }
                 if def.star == Some(i) {
                     return vec![Val::Args(r, i)];
                 }
@@ -580,6 +587,9 @@ impl<'a> Resolver<'a> {
         let touched = PARAM_TOUCHED.with(|t| t.get());
         PARAM_TOUCHED.with(|t| t.set(touched_before || touched));
         let mut missing = bases.is_empty() && (self.param_flow || !touched);
+        if bases.is_empty() && touched && !self.param_flow {
+            note_redo(None);
+        }
         let mut out = Vec::new();
         for b in &bases {
             let part = if indexed {
@@ -604,10 +614,13 @@ impl<'a> Resolver<'a> {
             return Vec::new();
         };
         PARAM_TOUCHED.with(|t| t.set(true));
+        let f = Ref { file: fi, def: d };
+        if !self.param_flow {
+            note_redo(Some(f));
+        }
         if !self.param_flow || depth > MAX_DEPTH {
             return Vec::new();
         }
-        let f = Ref { file: fi, def: d };
         let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
         if sites.len() > 32 {
             return Vec::new();
