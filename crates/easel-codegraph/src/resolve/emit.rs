@@ -360,11 +360,15 @@ impl<'a> Resolver<'a> {
     }
 
     /// Whether parameter flow may resolve a call the first pass left open differently: some
-    /// function whose parameters it read has call sites (see [`Redo`]).
+    /// function whose parameters it read has call sites, not too many to give values (see
+    /// [`Redo`]).
     fn may_change(&self, redo: &Redo) -> bool {
         redo.as_deref().is_none_or(|fs| {
-            fs.iter()
-                .any(|f| self.callers.get(f).is_some_and(|s| !s.is_empty()))
+            fs.iter().any(|f| {
+                self.callers
+                    .get(f)
+                    .is_some_and(|s| (1..=MAX_SITES).contains(&s.len()))
+            })
         })
     }
 

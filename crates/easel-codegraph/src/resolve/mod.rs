@@ -113,8 +113,9 @@ pub(crate) enum Pass1 {
 /// targets once parameters take arguments: the functions whose parameters (or `this`) its
 /// evaluation read, as only their call sites give those values. `None` when it also read
 /// what parameter flow works out again whatever the call sites are (a default value, the
-/// JSX table). A call none of whose functions has a call site resolves as in the first pass,
-/// so later passes skip it: in a library most exported functions have no caller inside it.
+/// JSX table). A call none of whose functions has from 1 to [`MAX_SITES`] call sites resolves
+/// as in the first pass, so later passes skip it: in a library most exported functions have
+/// no caller inside it, and its helpers too many.
 pub(crate) type Redo = Option<Box<[Ref]>>;
 
 impl Pass1 {
@@ -442,6 +443,9 @@ fn spend() -> bool {
     })
 }
 const MAX_VALS: usize = 6;
+/// A function with more call sites than this is a utility called from everywhere: its
+/// parameters, `this` and packed arguments take no values from them.
+const MAX_SITES: usize = 32;
 const MAX_PARAM_VALS: usize = 16;
 
 fn dedup(v: &mut Vec<Val>) {

@@ -622,7 +622,7 @@ impl<'a> Resolver<'a> {
             return Vec::new();
         }
         let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
-        if sites.len() > 32 {
+        if sites.len() > MAX_SITES {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -685,7 +685,7 @@ impl<'a> Resolver<'a> {
 
     pub(super) fn compute_param_values(&self, f: Ref, i: u32, depth: u32) -> Vec<Val> {
         let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
-        if sites.len() > 32 {
+        if sites.len() > MAX_SITES {
             return Vec::new();
         }
         let def = self.def(f);
@@ -789,7 +789,7 @@ impl<'a> Resolver<'a> {
             return Vec::new();
         }
         let sites: &[(FileId, u32, bool)] = self.callers.get(&f).map_or(&[], Vec::as_slice);
-        if sites.len() > 32 {
+        if sites.len() > MAX_SITES {
             return Vec::new();
         }
         let params = &self.def(f).params;
