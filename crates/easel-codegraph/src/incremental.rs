@@ -74,7 +74,9 @@ use crate::graph_json::Layout;
 use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
 use crate::kept_reads::{Got, Reads, Table, renumber};
 use crate::model::Graph;
-use crate::resolve::{FileBases, ImportTargets, PARAM_ROUNDS, Pass1, Resolver, Summary, summarize};
+use crate::resolve::{
+    FileBases, FirstPass, ImportTargets, PARAM_ROUNDS, Pass1, Redo, Resolver, Summary, summarize,
+};
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -119,6 +121,8 @@ struct FileState {
     imports: Vec<Vec<FileId>>,
     imports_deps: Reads,
     pass1: Vec<Pass1>,
+    /// What may change each call the first pass left open, in order ([`Redo`]).
+    pass1_redo: Vec<Redo>,
     pass1_deps: Reads,
     /// Each round of the first pass with parameter flow (`PARAM_ROUNDS`): its result where it
     /// differs from the first pass, and what it read.
@@ -388,7 +392,7 @@ pub(crate) fn resolve<'a>(
     tracing::debug!(ms = t.elapsed().as_millis(), "bases and imports");
 
     // First pass, then the callers table.
-    let first: Vec<(Vec<Pass1>, Got, bool)> = (0..n)
+    let first: Vec<(FirstPass, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
@@ -398,8 +402,13 @@ pub(crate) fn resolve<'a>(
                     .iter()
                     .map(|c| remap_pass1(p, c))
                     .collect::<Option<Vec<_>>>()
+                && let Some(redo) = st
+                    .pass1_redo
+                    .iter()
+                    .map(|x| remap_redo(p, x))
+                    .collect::<Option<Vec<_>>>()
             {
-                return (v, Got::Kept(&st.pass1_deps), false);
+                return ((v, redo), Got::Kept(&st.pass1_deps), false);
             }
             let (v, deps) = r.file_pass1(fi as FileId);
             (v, Got::New(r.stable(&deps)), true)
@@ -410,14 +419,15 @@ pub(crate) fn resolve<'a>(
             .iter()
             .enumerate()
             .filter(|f| f.1.2)
-            .map(|(fi, f)| (fi, &f.0[..]));
+            .map(|(fi, f)| (fi, &f.0.0[..]));
         let more = p.callers_changed(facts, redone, |s| &s.pass1);
         p.add_dirty(more);
     }
     reuse.pass1_redone = first.iter().filter(|f| f.2).count();
     let pass1_redone: Vec<bool> = first.iter().map(|f| f.2).collect();
-    let (first, pass1_deps): (Vec<Vec<Pass1>>, Vec<Got>) =
+    let (first, pass1_deps): (Vec<FirstPass>, Vec<Got>) =
         first.into_iter().map(|(v, d, _)| (v, d)).unzip();
+    let (first, redo): (Vec<Vec<Pass1>>, Vec<Vec<Redo>>) = first.into_iter().unzip();
     r.set_pass1(&first);
     tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
 
@@ -451,7 +461,7 @@ pub(crate) fn resolve<'a>(
                         return (v, Got::Kept(d), false);
                     }
                 }
-                let (v, deps) = r.file_round(fi as FileId, &first[fi]);
+                let (v, deps) = r.file_round(fi as FileId, &first[fi], &redo[fi]);
                 (v, Got::New(r.stable(&deps)), true)
             })
             .collect();
@@ -490,7 +500,7 @@ pub(crate) fn resolve<'a>(
                 // Kept: the pieces of the old graph are moved over below.
                 return (None, Got::Kept(&st.pass2_deps), false);
             }
-            let (e, deps) = r.file_pass2(fi as FileId, &first[fi]);
+            let (e, deps) = r.file_pass2(fi as FileId, &first[fi], &redo[fi]);
             (Some(e), Got::New(r.stable(&deps)), true)
         })
         .collect();
@@ -528,6 +538,7 @@ pub(crate) fn resolve<'a>(
     let mut next_reads = || reads.next().unwrap_or_default();
     let mut import_lists = import_lists.into_iter();
     let mut first = first.into_iter();
+    let mut redo = redo.into_iter();
     let mut file_bases = file_bases.into_iter();
     let mut summaries = summaries.into_iter();
     for (fi, ((edges, _, _), contrib)) in second.into_iter().zip(contrib).enumerate() {
@@ -577,6 +588,7 @@ pub(crate) fn resolve<'a>(
             imports: import_lists.next().unwrap_or_default(),
             imports_deps: next_reads(),
             pass1: first.next().unwrap_or_default(),
+            pass1_redo: redo.next().unwrap_or_default(),
             pass1_deps: next_reads(),
             rounds_deps: rounds[fi].iter().map(|_| next_reads()).collect(),
             rounds: std::mem::take(&mut rounds[fi]),
@@ -640,9 +652,9 @@ fn pass1_stable(paths: &[String], v: &[Pass1]) -> Vec<Vec<(u64, bool)>> {
                 .map(|(r, b)| (ref_key(tag::CALLERS, &paths[r.file as usize], r.def), *b))
                 .collect(),
             Pass1::Unresolved => vec![(0, false)],
-            Pass1::Retry(_) => vec![(1, false)],
+            Pass1::Retry => vec![(1, false)],
             // The targets, then a marker no target key is.
-            Pass1::Partial(t, _) => t
+            Pass1::Partial(t) => t
                 .iter()
                 .map(|(r, b)| (ref_key(tag::CALLERS, &paths[r.file as usize], r.def), *b))
                 .chain([(2, false)])
@@ -659,20 +671,20 @@ fn remap_pass1(p: &Plan, c: &Pass1) -> Option<Pass1> {
                 .collect::<Option<Vec<_>>>()?,
         ),
         Pass1::Unresolved => Pass1::Unresolved,
-        Pass1::Retry(redo) => Pass1::Retry(remap_redo(p, redo)?),
-        Pass1::Partial(t, redo) => Pass1::Partial(
+        Pass1::Retry => Pass1::Retry,
+        Pass1::Partial(t) => Pass1::Partial(
             t.iter()
                 .map(|(r, b)| Some((p.ref_ok(*r)?, *b)))
                 .collect::<Option<Vec<_>>>()?,
-            remap_redo(p, redo)?,
         ),
     })
 }
 
-fn remap_redo(p: &Plan, redo: &crate::resolve::Redo) -> Option<crate::resolve::Redo> {
+fn remap_redo(p: &Plan, redo: &Redo) -> Option<Redo> {
     Some(match redo {
-        None => None,
-        Some(fs) => Some(
+        Redo::Always => Redo::Always,
+        Redo::One(f) => Redo::One(p.ref_ok(*f)?),
+        Redo::Many(fs) => Redo::Many(
             fs.iter()
                 .map(|f| p.ref_ok(*f))
                 .collect::<Option<Vec<_>>>()?

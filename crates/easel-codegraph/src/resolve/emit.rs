@@ -119,7 +119,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// All edges but CONTAINS, and the unresolved calls, for one file.
-    pub(super) fn file_edges(&self, fi: FileId, first: &[Pass1]) -> FileEdges {
+    pub(super) fn file_edges(&self, fi: FileId, first: &[Pass1], redo: &[Redo]) -> FileEdges {
         let f = &self.files[fi as usize];
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
@@ -155,7 +155,10 @@ impl<'a> Resolver<'a> {
             }
         }
         // Calls.
+        let mut redo = redo.iter();
         for (ci, call) in f.calls.iter().enumerate() {
+            let open = matches!(first.get(ci), Some(Pass1::Retry | Pass1::Partial(_)));
+            let may_change = !open || self.may_change(redo.next());
             // Made by whoever runs `new C()` (`field_init_targets`).
             if call.field_init {
                 continue;
@@ -164,9 +167,9 @@ impl<'a> Resolver<'a> {
             let targets = match first.get(ci) {
                 Some(Pass1::Resolved(t)) => Some(t.clone()),
                 Some(Pass1::Unresolved) => None,
-                Some(Pass1::Retry(redo)) if !self.may_change(redo) => None,
-                Some(Pass1::Partial(t, redo)) if !self.may_change(redo) => Some(t.clone()),
-                Some(Pass1::Partial(t, _)) => {
+                Some(Pass1::Retry) if !may_change => None,
+                Some(Pass1::Partial(t)) if !may_change => Some(t.clone()),
+                Some(Pass1::Partial(t)) => {
                     let mut all = t.clone();
                     for x in self.call_targets(fi, call).unwrap_or_default() {
                         if !all.contains(&x) {
@@ -238,10 +241,8 @@ impl<'a> Resolver<'a> {
     pub(crate) fn into_graph(self) -> Graph {
         let n = self.files.len() as FileId;
         let mut r = self;
-        let first: Vec<Vec<Pass1>> = (0..n)
-            .into_par_iter()
-            .map(|fi| r.file_pass1(fi).0)
-            .collect();
+        let (first, redo): (Vec<Vec<Pass1>>, Vec<Vec<Redo>>) =
+            (0..n).into_par_iter().map(|fi| r.file_pass1(fi).0).unzip();
         r.set_pass1(&first);
         // Calls found through parameters reach more functions, whose parameters then take
         // more arguments: a few rounds, until the call sites reaching each function settle.
@@ -251,7 +252,7 @@ impl<'a> Resolver<'a> {
         for _ in 0..PARAM_ROUNDS {
             let next: Vec<Option<Vec<Pass1>>> = (0..n)
                 .into_par_iter()
-                .map(|fi| r.file_round(fi, &first[fi as usize]).0)
+                .map(|fi| r.file_round(fi, &first[fi as usize], &redo[fi as usize]).0)
                 .collect();
             if next == cur {
                 break;
@@ -261,7 +262,7 @@ impl<'a> Resolver<'a> {
         }
         let per_file: Vec<FileEdges> = (0..n)
             .into_par_iter()
-            .map(|fi| r.file_pass2(fi, &first[fi as usize]).0)
+            .map(|fi| r.file_pass2(fi, &first[fi as usize], &redo[fi as usize]).0)
             .collect();
         let mut graph = Graph::default();
         for fi in 0..n {
@@ -278,10 +279,11 @@ impl<'a> Resolver<'a> {
     }
 
     /// The first pass over the calls of file `fi`: everything that does not depend on
-    /// parameter values; and what it read.
-    pub(crate) fn file_pass1(&self, fi: FileId) -> (Vec<Pass1>, Vec<Dep>) {
+    /// parameter values, with a [`Redo`] for each call it left open; and what it read.
+    pub(crate) fn file_pass1(&self, fi: FileId) -> (FirstPass, Vec<Dep>) {
         tracked(|| {
-            self.files[fi as usize]
+            let mut redos = Vec::new();
+            let calls = self.files[fi as usize]
                 .calls
                 .iter()
                 .map(|c| {
@@ -292,53 +294,62 @@ impl<'a> Resolver<'a> {
                         r.1 = false;
                     });
                     let t = self.call_targets(fi, c);
-                    if t.is_none() && !PARAM_TOUCHED.with(|t| t.get()) {
-                        // Final: nothing a parameter could change.
-                        return Pass1::Unresolved;
-                    }
-                    let redo = || {
-                        REDO.with(|r| {
+                    let touched = PARAM_TOUCHED.with(|t| t.get());
+                    if touched {
+                        redos.push(REDO.with(|r| {
                             let mut r = r.borrow_mut();
                             if r.1 {
-                                return None;
+                                return Redo::Always;
                             }
                             r.0.sort_unstable_by_key(|f| (f.file, f.def));
                             r.0.dedup();
-                            Some(r.0.as_slice().into())
-                        })
-                    };
+                            match r.0.as_slice() {
+                                [f] => Redo::One(*f),
+                                fs => Redo::Many(fs.into()),
+                            }
+                        }));
+                    }
                     match t {
-                        Some(t) if PARAM_TOUCHED.with(|t| t.get()) => Pass1::Partial(t, redo()),
+                        // Final: nothing a parameter could change.
+                        None if !touched => Pass1::Unresolved,
+                        None => Pass1::Retry,
+                        Some(t) if touched => Pass1::Partial(t),
                         Some(t) => Pass1::Resolved(t),
-                        None => Pass1::Retry(redo()),
                     }
                 })
-                .collect()
+                .collect();
+            (calls, redos)
         })
     }
 
     /// The first pass of file `fi` again (`first`), with parameters taking the arguments at
     /// the call sites known so far: the calls a parameter was involved in may reach more
     /// functions: `None` where that changes nothing. And what it read.
-    pub(crate) fn file_round(&self, fi: FileId, first: &[Pass1]) -> (Option<Vec<Pass1>>, Vec<Dep>) {
+    pub(crate) fn file_round(
+        &self,
+        fi: FileId,
+        first: &[Pass1],
+        redo: &[Redo],
+    ) -> (Option<Vec<Pass1>>, Vec<Dep>) {
         // Measured on the JavaScript and TypeScript suites only; elsewhere the second pass
         // alone, as before.
         let js = self.files.untracked().lang(fi as usize).is_js_family();
         if !js
             || !first
                 .iter()
-                .any(|p| matches!(p, Pass1::Retry(_) | Pass1::Partial(..)))
+                .any(|p| matches!(p, Pass1::Retry | Pass1::Partial(_)))
         {
             return (None, Vec::new());
         }
         let (v, deps): (Vec<Pass1>, Vec<Dep>) = unit(|| {
             tracked(|| {
                 let calls = &self.files[fi as usize].calls;
+                let mut redo = redo.iter();
                 first
                     .iter()
                     .zip(calls)
                     .map(|(p, c)| match p {
-                        Pass1::Retry(redo) | Pass1::Partial(_, redo) if self.may_change(redo) => {
+                        Pass1::Retry | Pass1::Partial(_) if self.may_change(redo.next()) => {
                             let mut all = p.targets().map(<[_]>::to_vec).unwrap_or_default();
                             for x in self.call_targets(fi, c).unwrap_or_default() {
                                 if !all.contains(&x) {
@@ -346,9 +357,9 @@ impl<'a> Resolver<'a> {
                                 }
                             }
                             if all.is_empty() {
-                                Pass1::Retry(redo.clone())
+                                Pass1::Retry
                             } else {
-                                Pass1::Partial(all, redo.clone())
+                                Pass1::Partial(all)
                             }
                         }
                         p => p.clone(),
@@ -362,8 +373,9 @@ impl<'a> Resolver<'a> {
     /// Whether parameter flow may resolve a call the first pass left open differently: some
     /// function whose parameters it read has call sites, not too many to give values (see
     /// [`Redo`]).
-    fn may_change(&self, redo: &Redo) -> bool {
-        redo.as_deref().is_none_or(|fs| {
+    /// Without one (a kept state that does not fit the calls), it may.
+    fn may_change(&self, redo: Option<&Redo>) -> bool {
+        redo.and_then(Redo::fns).is_none_or(|fs| {
             fs.iter().any(|f| {
                 self.callers
                     .get(f)
@@ -467,7 +479,12 @@ impl<'a> Resolver<'a> {
 
     /// The second pass for file `fi`: its edges but CONTAINS, unresolved and builtin calls;
     /// and what it read (beyond the file's own first pass, `first`).
-    pub(crate) fn file_pass2(&self, fi: FileId, first: &[Pass1]) -> (FileEdges, Vec<Dep>) {
-        unit(|| tracked(|| self.file_edges(fi, first)))
+    pub(crate) fn file_pass2(
+        &self,
+        fi: FileId,
+        first: &[Pass1],
+        redo: &[Redo],
+    ) -> (FileEdges, Vec<Dep>) {
+        unit(|| tracked(|| self.file_edges(fi, first, redo)))
     }
 }

@@ -103,27 +103,48 @@ pub(crate) enum Pass1 {
     Resolved(Vec<(Ref, bool)>),
     Unresolved,
     /// Unresolved, but a parameter was involved: the second pass tries again.
-    Retry(Redo),
+    Retry,
     /// Resolved, but a parameter was involved (`g = f if c else param`): its arguments may
     /// add targets, so the second pass resolves it again.
-    Partial(Vec<(Ref, bool)>, Redo),
+    Partial(Vec<(Ref, bool)>),
 }
 
 /// What may give a call the first pass left open (`Pass1::Retry`, `Pass1::Partial`) more
 /// targets once parameters take arguments: the functions whose parameters (or `this`) its
-/// evaluation read, as only their call sites give those values. `None` when it also read
+/// evaluation read, as only their call sites give those values; `Always` when it also read
 /// what parameter flow works out again whatever the call sites are (a default value, the
-/// JSX table). A call none of whose functions has from 1 to [`MAX_SITES`] call sites resolves
+/// JSX table). A file's are kept beside its first pass, one per open call in order, not in
+/// it: every build decodes the first pass of every file from the kept state, and most calls
+/// are not open. A call none of whose functions has from 1 to [`MAX_SITES`] call sites resolves
 /// as in the first pass, so later passes skip it: in a library most exported functions have
 /// no caller inside it, and its helpers too many.
-pub(crate) type Redo = Option<Box<[Ref]>>;
+/// One file's first pass: each call's outcome, and a [`Redo`] for each call left open.
+pub(crate) type FirstPass = (Vec<Pass1>, Vec<Redo>);
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Redo {
+    Always,
+    One(Ref),
+    Many(Box<[Ref]>),
+}
+
+impl Redo {
+    /// The functions, unless `Always`.
+    pub(crate) fn fns(&self) -> Option<&[Ref]> {
+        match self {
+            Redo::Always => None,
+            Redo::One(f) => Some(std::slice::from_ref(f)),
+            Redo::Many(fs) => Some(fs),
+        }
+    }
+}
 
 impl Pass1 {
     /// The targets found in the first pass.
     pub(crate) fn targets(&self) -> Option<&[(Ref, bool)]> {
         match self {
-            Pass1::Resolved(t) | Pass1::Partial(t, _) => Some(t),
-            Pass1::Unresolved | Pass1::Retry(_) => None,
+            Pass1::Resolved(t) | Pass1::Partial(t) => Some(t),
+            Pass1::Unresolved | Pass1::Retry => None,
         }
     }
 }
@@ -394,7 +415,7 @@ thread_local! {
 }
 
 /// Notes, in the first pass, that the evaluation read a parameter or `this` of function `f`
-/// (`None`: something else parameter flow answers differently; see [`Redo`]).
+/// (`None`: something else parameter flow answers differently, [`Redo::Always`]).
 fn note_redo(f: Option<Ref>) {
     REDO.with(|r| {
         let mut r = r.borrow_mut();
