@@ -529,6 +529,11 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     } else {
         HashMap::new()
     };
+    let field_handoffs = if f.lang.is_js_family() {
+        super::handoffs::field_handoffs(f)
+    } else {
+        HashMap::new()
+    };
     let first_params: HashSet<String> = if f.lang.is_js_family() {
         f.defs
             .iter()
@@ -553,6 +558,7 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         inst_attrs,
         field_adds,
         field_inits,
+        field_handoffs,
         elem_assigns,
         elem_adds,
         elem_keyed,

@@ -65,6 +65,7 @@ mod containers;
 mod emit;
 mod field_inits;
 mod fields;
+mod handoffs;
 mod imports;
 mod index;
 mod listeners;
@@ -211,6 +212,9 @@ struct FileIndex {
     /// JavaScript: class without a written constructor → the calls in its instance field
     /// initialisers (see `field_inits`).
     field_inits: HashMap<DefId, Vec<u32>>,
+    /// JavaScript: class → field → the methods it calls on the field's value handing itself
+    /// over, with the position of `this` (see `handoffs`).
+    field_handoffs: HashMap<(DefId, String), Vec<(String, u32)>>,
     /// JavaScript: first parameters of the file's top-level functions (a JSX factory's
     /// `type`; see `renderers`).
     first_params: HashSet<String>,
