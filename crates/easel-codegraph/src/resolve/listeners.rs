@@ -29,6 +29,10 @@ pub(super) fn event_entries(f: &FileFacts) -> Vec<(u8, String, DefId)> {
             [Seg::Name(t), Seg::Name(m)] if t == "this" && FIRE.contains(&m.as_str()) => {
                 out.push((tag::JS_EVENTS, format!("fire {ev}"), *ci));
             }
+            // `bus.emit('x')` on a name: the emitter may be one another module shares.
+            [Seg::Name(_), Seg::Name(m)] if FIRE.contains(&m.as_str()) => {
+                out.push((tag::JS_EVENTS, format!("emit {ev}"), *ci));
+            }
             [_, .., Seg::Name(m)] if REGISTER.contains(&m.as_str()) => {
                 out.push((tag::JS_EVENTS, format!("on {ev}"), *ci));
             }
@@ -51,7 +55,7 @@ impl<'a> Resolver<'a> {
         if recv.is_empty() || !REGISTER.contains(&m.as_str()) {
             return false;
         }
-        if self.fired_by_class(fi, o, outer, recv, m) {
+        if self.fired_by_class(fi, o, outer, recv, m) || self.fired_by_sharer(fi, o, outer) {
             return true;
         }
         self.files[fi as usize].calls.iter().any(|c| {
@@ -84,6 +88,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let mut out = self.class_listeners(fi, call);
+        out.extend(self.sharers_listeners(fi, call));
         let calls = &self.files[fi as usize].calls;
         for (o, reg) in calls.iter().enumerate() {
             let registers = matches!(reg.callee.split_last(), Some((Seg::Name(r), rr))
@@ -117,6 +122,133 @@ impl<'a> Resolver<'a> {
         let events = &self.files[fi as usize].events;
         let i = events.binary_search_by_key(&ci, |(c, _)| *c).ok()?;
         Some(events[i].1.as_str())
+    }
+
+    /// The index and event of the call of file `fi` that `call` is, when a string literal names
+    /// its event. The call may be a copy (the second pass): found among the file's named events.
+    fn event_of_site(&self, fi: FileId, call: &CallSite) -> Option<(u32, &str)> {
+        let facts = &self.files[fi as usize];
+        facts
+            .events
+            .iter()
+            .find(|(ci, _)| {
+                facts.calls.get(*ci as usize).is_some_and(|c| {
+                    c.line == call.line && c.scope == call.scope && c.callee == call.callee
+                })
+            })
+            .map(|(ci, ev)| (*ci, ev.as_str()))
+    }
+
+    /// The top-level variable a name read in `scope` of file `fi` is, followed through named
+    /// imports (`import { bus as events } from './bus.js'`) to the module declaring it: the
+    /// same object wherever it is read. `None` for a local name, a parameter or a name no
+    /// module of the repository declares.
+    fn shared_variable(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        name: &str,
+        depth: u32,
+    ) -> Option<(FileId, String)> {
+        if depth > MAX_DEPTH || !self.lang(fi).is_js_family() {
+            return None;
+        }
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let mut cur = scope;
+        while let Some(d) = cur {
+            if ix.bindings.contains_key(&(Some(d), name.to_string())) {
+                return None;
+            }
+            let def = &f.defs[d as usize];
+            cur = def.written_in.or(def.parent);
+        }
+        let bs = ix.bindings.get(&(None, name.to_string()))?;
+        // A variable declared once, or one import: a name bound twice may be two objects.
+        let [b] = bs.as_slice() else {
+            return None;
+        };
+        match b.kind {
+            BindKind::Assign(_) => Some((fi, name.to_string())),
+            BindKind::Import(ii) => {
+                let ImportKind::From { name: n, .. } = &f.imports.get(ii as usize)?.kind else {
+                    return None;
+                };
+                let [t] = self.import_files(fi, ii, depth + 1)[..] else {
+                    return None;
+                };
+                self.shared_variable(t, None, n, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether registration `o` (`bus.on('placed', f)`) of file `fi` adds a listener to a
+    /// top-level emitter another module emits that event on (`bus.emit('placed')`, the same
+    /// variable through imports): that module's scope runs the listener.
+    fn fired_by_sharer(&self, fi: FileId, o: u32, reg: &CallSite) -> bool {
+        let [Seg::Name(n), Seg::Name(_)] = reg.callee.as_slice() else {
+            return false;
+        };
+        let Some(ev) = self.event_of(fi, o) else {
+            return false;
+        };
+        let Some(fires) = self.js_events.get(&format!("emit {ev}")) else {
+            return false;
+        };
+        let Some(var) = self.shared_variable(fi, reg.scope, n, 0) else {
+            return false;
+        };
+        fires.iter().filter(|f| f.file != fi).any(|f| {
+            self.call_site(f.file, f.def).is_some_and(|c| {
+                matches!(c.callee.as_slice(), [Seg::Name(n2), Seg::Name(_)]
+                    if self.shared_variable(f.file, c.scope, n2, 0).as_ref() == Some(&var))
+            })
+        })
+    }
+
+    /// What `bus.emit('placed')` on a top-level emitter runs in the other modules sharing it:
+    /// the listeners of `placed` they register on the same variable (through imports).
+    fn sharers_listeners(&self, fi: FileId, call: &CallSite) -> Vec<(Ref, bool)> {
+        let mut out = Vec::new();
+        let [Seg::Name(n), Seg::Name(_)] = call.callee.as_slice() else {
+            return out;
+        };
+        let Some((_, ev)) = self.event_of_site(fi, call) else {
+            return out;
+        };
+        let Some(regs) = self.js_events.get(&format!("on {ev}")) else {
+            return out;
+        };
+        let Some(var) = self.shared_variable(fi, call.scope, n, 0) else {
+            return out;
+        };
+        for r in regs.iter().filter(|r| r.file != fi) {
+            let Some(reg) = self.call_site(r.file, r.def) else {
+                continue;
+            };
+            let [Seg::Name(n2), Seg::Name(_)] = reg.callee.as_slice() else {
+                continue;
+            };
+            if self.shared_variable(r.file, reg.scope, n2, 0).as_ref() != Some(&var) {
+                continue;
+            }
+            let calls = &self.files.untracked().get(r.file as usize).calls;
+            let listeners = calls
+                .iter()
+                .skip(r.def as usize + 1)
+                .take_while(|c| c.via == Some(r.def));
+            for cb in listeners {
+                for v in self.eval(r.file, cb.scope, &cb.callee, Some(cb.line), 0) {
+                    match v {
+                        Val::Func(f) => out.push((f, false)),
+                        Val::Bound(f) => out.push((f, true)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The classes of the repository `recv` (seen at call `reg`) may be an instance of, that
@@ -178,16 +310,10 @@ impl<'a> Resolver<'a> {
         if t != "this" {
             return out;
         }
-        // The call may be a copy (the second pass): found among the file's named events.
-        let facts = &self.files[fi as usize];
-        let Some((ci, ev)) = facts.events.iter().find(|(ci, _)| {
-            facts.calls.get(*ci as usize).is_some_and(|c| {
-                c.line == call.line && c.scope == call.scope && c.callee == call.callee
-            })
-        }) else {
+        let Some((ci, ev)) = self.event_of_site(fi, call) else {
             return out;
         };
-        let Some(k) = self.firing_class(fi, *ci) else {
+        let Some(k) = self.firing_class(fi, ci) else {
             return out;
         };
         let Some(regs) = self.js_events.get(&format!("on {ev}")) else {
