@@ -173,6 +173,10 @@ const LISTEN_METHODS: &[&str] = &[
     "addEventListener",
 ];
 
+/// The event noted for a firing call whose event is named at run time: a name no string
+/// literal of a program gives.
+pub(crate) const ANY_EVENT: &str = "\u{1}any";
+
 /// Methods of an event emitter that run the listeners of an event.
 const FIRE_METHODS: &[&str] = &["emit", "dispatchEvent"];
 
@@ -201,6 +205,12 @@ impl<'s, 't> Extractor<'s, 't> {
                 .filter(|s| s.kind() == "string")
                 .and_then(|s| self.literal_key(s)),
             _ => None,
+        };
+        // An event named at run time (`this.emit(payload.type)`) may be any of them.
+        let name = if fires && name.is_none() {
+            Some(ANY_EVENT.to_string())
+        } else {
+            name
         };
         if let Some(name) = name {
             let ci = self.facts.calls.len() as u32;

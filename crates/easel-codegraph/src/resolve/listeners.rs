@@ -4,6 +4,7 @@
 //! so the registering scope does not call it.
 
 use super::*;
+use crate::extract::ANY_EVENT;
 
 /// Methods that register a listener, and the methods that run the listeners they registered.
 const REGISTER: &[&str] = &[
@@ -30,11 +31,13 @@ pub(super) fn event_entries(f: &FileFacts) -> Vec<(u8, String, DefId)> {
                 out.push((tag::JS_EVENTS, format!("fire {ev}"), *ci));
             }
             // `bus.emit('x')` on a name: the emitter may be one another module shares.
-            [Seg::Name(_), Seg::Name(m)] if FIRE.contains(&m.as_str()) => {
+            [Seg::Name(_), Seg::Name(m)] if FIRE.contains(&m.as_str()) && ev != ANY_EVENT => {
                 out.push((tag::JS_EVENTS, format!("emit {ev}"), *ci));
             }
             [_, .., Seg::Name(m)] if REGISTER.contains(&m.as_str()) => {
                 out.push((tag::JS_EVENTS, format!("on {ev}"), *ci));
+                // Every registration, for the classes firing an event named at run time.
+                out.push((tag::JS_EVENTS, format!("on {ANY_EVENT}"), *ci));
             }
             _ => {}
         }
@@ -286,14 +289,17 @@ impl<'a> Resolver<'a> {
         let Some(ev) = self.event_of(fi, o) else {
             return false;
         };
-        let Some(fires) = self.js_events.get(&format!("fire {ev}")) else {
+        let named = self.js_events.get(&format!("fire {ev}"));
+        let any = self.js_events.get(&format!("fire {ANY_EVENT}"));
+        if named.is_none() && any.is_none() {
             return false;
-        };
+        }
         let classes = self.emitter_classes(fi, reg, recv, m);
         if classes.is_empty() {
             return false;
         }
-        fires.iter().any(|f| {
+        let fires = named.into_iter().flatten().chain(any.into_iter().flatten());
+        fires.into_iter().any(|f| {
             self.firing_class(f.file, f.def)
                 .is_some_and(|k| classes.iter().any(|&c| self.mro(c, 0).contains(&k)))
         })
