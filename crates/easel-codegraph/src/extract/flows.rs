@@ -164,6 +164,19 @@ impl<'s, 't> Extractor<'s, 't> {
     }
 }
 
+/// Whether a call registers a listener on an emitter (`x.on('done', f)`).
+pub(super) fn registers_listener(callee: &[Seg]) -> bool {
+    matches!(callee, [_, .., Seg::Name(m)] if LISTEN_METHODS.contains(&m.as_str()) || m == "prependOnceListener")
+}
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// Whether a value is an anonymous function written in place (`(x) => ...`).
+    pub(super) fn anonymous_lambda(&self, v: &[Seg]) -> bool {
+        matches!(v, [Seg::Lambda(d)]
+            if self.facts.defs.get(*d as usize).is_some_and(|d| d.kind == DefKind::Scope))
+    }
+}
+
 /// Methods of an event emitter that register a listener (the function is the last argument).
 const LISTEN_METHODS: &[&str] = &[
     "on",
