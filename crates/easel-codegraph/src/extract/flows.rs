@@ -164,6 +164,22 @@ impl<'s, 't> Extractor<'s, 't> {
     }
 }
 
+/// The event call `ci` registers or fires, when one is noted for it.
+fn event_at(events: &[(u32, String)], ci: u32) -> Option<&str> {
+    let i = events.binary_search_by_key(&ci, |(c, _)| *c).ok()?;
+    Some(events[i].1.as_str())
+}
+
+/// Whether firing event `fired` may run a listener of event `listened` (`None`: no string
+/// literal names it): unless both are named, and differently. An event named at run time
+/// ([`ANY_EVENT`]) may be any.
+pub(crate) fn may_run(listened: Option<&str>, fired: Option<&str>) -> bool {
+    match (listened, fired) {
+        (Some(l), Some(f)) => l == f || f == ANY_EVENT,
+        _ => true,
+    }
+}
+
 /// Whether a call registers a listener on an emitter (`x.on('done', f)`).
 pub(super) fn registers_listener(callee: &[Seg]) -> bool {
     matches!(callee, [_, .., Seg::Name(m)] if LISTEN_METHODS.contains(&m.as_str()) || m == "prependOnceListener")
@@ -352,10 +368,12 @@ impl<'s, 't> Extractor<'s, 't> {
             if !top(&self.facts, &r) || !top(&self.facts, head) {
                 continue;
             }
+            let listened = event_at(&self.facts.events, o);
             let emits: Vec<(Option<u32>, u32, u32)> = calls
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| recv(e, &["emit", "dispatchEvent"]).as_ref() == Some(&r))
+                .filter(|(j, _)| may_run(listened, event_at(&self.facts.events, *j as u32)))
                 .map(|(j, e)| (e.scope, e.line, j as u32))
                 .collect();
             if !emits.is_empty() {

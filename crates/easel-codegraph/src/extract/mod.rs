@@ -26,7 +26,7 @@ use definitions::*;
 use expressions::*;
 pub use facts::*;
 use fields::{Field, FieldExt};
-pub(crate) use flows::ANY_EVENT;
+pub(crate) use flows::{ANY_EVENT, may_run};
 use hits::FuncParts;
 use imports::require_key;
 use jsx::*;

@@ -4,7 +4,7 @@
 //! so the registering scope does not call it.
 
 use super::*;
-use crate::extract::ANY_EVENT;
+use crate::extract::{ANY_EVENT, may_run};
 
 /// Methods that register a listener, and the methods that run the listeners they registered.
 const REGISTER: &[&str] = &[
@@ -61,10 +61,13 @@ impl<'a> Resolver<'a> {
         if self.fired_by_class(fi, o, outer, recv, m) || self.fired_by_sharer(fi, o, outer) {
             return true;
         }
-        self.files[fi as usize].calls.iter().any(|c| {
+        let ev = self.event_of(fi, o);
+        let calls = &self.files[fi as usize].calls;
+        calls.iter().enumerate().any(|(ci, c)| {
             matches!(c.callee.split_last(), Some((Seg::Name(f), r))
                 if r == recv && FIRE.contains(&f.as_str()))
                 && self.same_receiver(fi, recv, outer.scope, c.scope)
+                && may_run(ev, self.event_of(fi, ci as u32))
         })
     }
 
@@ -92,11 +95,13 @@ impl<'a> Resolver<'a> {
         }
         let mut out = self.class_listeners(fi, call);
         out.extend(self.sharers_listeners(fi, call));
+        let fired = self.event_of_site(fi, call).map(|(_, ev)| ev);
         let calls = &self.files[fi as usize].calls;
         for (o, reg) in calls.iter().enumerate() {
             let registers = matches!(reg.callee.split_last(), Some((Seg::Name(r), rr))
                 if rr == recv && REGISTER.contains(&r.as_str()))
-                && self.same_receiver(fi, recv, reg.scope, call.scope);
+                && self.same_receiver(fi, recv, reg.scope, call.scope)
+                && may_run(self.event_of(fi, o as u32), fired);
             if !registers {
                 continue;
             }
