@@ -639,7 +639,7 @@ impl<'a> Resolver<'a> {
                 }
             }
             dedup(&mut next);
-            if next.len() > MAX_VALS {
+            if self.too_many(&mut next, MAX_VALS) {
                 return Vec::new();
             }
             vals = next;

@@ -187,7 +187,7 @@ impl<'a> Resolver<'a> {
             }
         }
         dedup(&mut out);
-        if out.len() > MAX_PARAM_VALS {
+        if self.too_many(&mut out, MAX_PARAM_VALS) {
             out.clear();
         }
         out

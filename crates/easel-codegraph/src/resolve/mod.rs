@@ -429,6 +429,19 @@ fn dedup(v: &mut Vec<Val>) {
     v.retain(|x| seen.insert(x.clone()));
 }
 
+impl<'a> Resolver<'a> {
+    /// Whether `vals` are more than `max` to follow. Anonymous functions written as arguments
+    /// (no nodes: their calls are their scope's) are dropped first, so that the functions a
+    /// value may be are kept as when anonymous ones were no values.
+    fn too_many(&self, vals: &mut Vec<Val>, max: usize) -> bool {
+        if vals.len() <= max {
+            return false;
+        }
+        vals.retain(|v| !matches!(v, Val::Func(r) if self.def(*r).kind == DefKind::Scope));
+        vals.len() > max
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
