@@ -71,7 +71,9 @@ const GATES: &[(&str, f64, f64)] = &[
     // arguments) and parameter values memoized per unit: 363 of 371, 363 of 380.
     // With anonymous functions written as arguments taking the arguments they are called
     // with: 365 of 373, 365 of 380.
-    ("tests/jscg-blind2/typescript", 0.9785, 0.9605),
+    // With the methods of an object literal no name binds taking arguments (whichever
+    // method of the literal): 366 of 374, 366 of 380.
+    ("tests/jscg-blind2/typescript", 0.9785, 0.9630),
     // Round 3, measured blind on the resolver before round 2's fixes: 403 of 420 right, 403 of
     // 544 found; blind again after round 2's fixes (nothing yet fixed from it): 480 of 486
     // right, 480 of 544 found. After its own fixes and round 4's: 503 of 505, 503 of 544;
@@ -94,7 +96,9 @@ const GATES: &[(&str, f64, f64)] = &[
     // arguments) and parameter values memoized per unit: 447 of 455, 447 of 469.
     // With anonymous functions written as arguments taking the arguments they are called
     // with: 452 of 460, 452 of 469.
-    ("tests/jscg-blind3/typescript", 0.9825, 0.9635),
+    // With the methods of an object literal no name binds taking arguments (whichever
+    // method of the literal): 453 of 461, 453 of 469.
+    ("tests/jscg-blind3/typescript", 0.9825, 0.9655),
     // Round 4, measured blind after round 3's first fixes: 311 of 314 right, 311 of 355 found;
     // blind again after all of rounds 1-3's fixes: 317 of 320 right, 317 of 355 found. After
     // its own fixes (field initialisers without a constructor, renderers of the repository's
@@ -147,14 +151,18 @@ const GATES: &[(&str, f64, f64)] = &[
     // 413 of 416, 413 of 429.
     // With anonymous functions written as arguments taking the arguments they are called
     // with: 415 of 418, 415 of 429.
-    ("tests/jscg-blind6/javascript", 0.9925, 0.9670),
+    // With the methods of an object literal no name binds taking arguments (whichever
+    // method of the literal): 416 of 419, 416 of 429.
+    ("tests/jscg-blind6/javascript", 0.9925, 0.9695),
     // Round 6, the same way: 418 of 419 right, 418 of 433 found.
     // With round 6's fixes, part A (class prototypes, element callbacks, class fields,
     // one round of parameter flow, arrows' expression bodies): 422 of 423, 422 of 433.
     // With part B too (assigned functions keep their scope, late literal members, pattern
     // defaults, `call`/`apply` this, listeners' arguments, decorators' descriptors, type
     // arguments) and parameter values memoized per unit: 427 of 427, 427 of 433.
-    ("tests/jscg-blind6/typescript", 0.9995, 0.9860),
+    // With the methods of an object literal no name binds taking arguments (whichever
+    // method of the literal): 428 of 428, 428 of 433.
+    ("tests/jscg-blind6/typescript", 0.9995, 0.9880),
 ];
 
 const SUITE: Suite = Suite {
