@@ -138,6 +138,21 @@ impl<'s, 't> Extractor<'s, 't> {
             obj = l;
         }
         let Some(segs) = self.segs(obj) else { return };
+        // `(handlers[name] ||= []).push(fn)` on a table a name holds: `fn` is in one of the
+        // sequences the table holds.
+        if let [Seg::Name(n), Seg::Index(_)] = segs.as_slice()
+            && n != "this"
+        {
+            let seq = self.holding_any(call, value.clone());
+            let line = call.start_position().row as u32 + 1;
+            self.facts.assigns.push(AssignFact::plain(
+                scope,
+                vec![n.clone(), "[*]".into()],
+                Some(vec![Seg::Lit(seq)]),
+                line,
+            ));
+            return;
+        }
         let field = match segs.as_slice() {
             [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => field.clone(),
             // `this.map.get(type).add(fn)`: a collection kept in a map the class holds.
