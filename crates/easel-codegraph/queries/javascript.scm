@@ -37,7 +37,8 @@
   name: (_) @assign.left
   value: (_) @assign.right) @assign
 (assignment_expression
-  left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
+  left: [(identifier) (member_expression) (object_pattern) (array_pattern)
+         (subscript_expression object: (member_expression object: (this)))] @assign.left
   right: (_) @assign.right) @assign
 ; The loop is captured too: `for (const f of fns)` binds `f` to the elements of `fns`.
 (for_in_statement left: (_) @bind) @bind.for

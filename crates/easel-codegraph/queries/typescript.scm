@@ -53,7 +53,8 @@
   type: (type_annotation [(type_identifier) (generic_type) (array_type)] @assign.type)?
   value: (_)? @assign.right) @assign
 (assignment_expression
-  left: [(identifier) (member_expression) (object_pattern) (array_pattern)] @assign.left
+  left: [(identifier) (member_expression) (object_pattern) (array_pattern)
+         (subscript_expression object: (member_expression object: (this)))] @assign.left
   right: (_) @assign.right) @assign
 (public_field_definition
   name: (property_identifier) @assign.left

@@ -431,6 +431,7 @@ impl<'t> Extractor<'_, 't> {
                 } else {
                     right.map(|r| self.elements(r)).unwrap_or_default()
                 };
+                self.keyed_field_store(left, scope, &target, value.as_ref(), line);
                 self.facts.assigns.push(AssignFact {
                     scope,
                     target,
@@ -527,4 +528,43 @@ fn cjs_export(target: &[String]) -> Option<Vec<String>> {
 /// The binding of a CommonJS `exports.x`: other modules read `x` there first.
 pub(crate) fn cjs_export_key(name: &str) -> String {
     format!("exports.{name}")
+}
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// JavaScript `this.handlers[name] = fn` (a method keeping a function in a table the
+    /// instance holds, by a key known at run time or written): recorded as a value of the
+    /// field, a table holding `fn` at that key, so that the methods reading
+    /// `this.handlers[key]` (of the class or, through an instance, of any code) get it.
+    fn keyed_field_store(
+        &mut self,
+        left: Node,
+        scope: Option<u32>,
+        target: &[String],
+        value: Option<&Vec<Seg>>,
+        line: u32,
+    ) {
+        if !self.lang.is_js_family() {
+            return;
+        }
+        let ([t, field, key], Some(value)) = (target, value) else {
+            return;
+        };
+        let Some(key) = key.strip_prefix('[').and_then(|k| k.strip_suffix(']')) else {
+            return;
+        };
+        if t != "this" {
+            return;
+        }
+        let held = self.add_literal(
+            usize::MAX / 2048 - left.start_byte(),
+            left,
+            vec![(key.to_string(), Some(value.clone()))],
+        );
+        self.facts.assigns.push(AssignFact::plain(
+            scope,
+            vec!["this".into(), field.clone()],
+            Some(vec![Seg::Lit(held)]),
+            line,
+        ));
+    }
 }

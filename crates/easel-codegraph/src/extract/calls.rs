@@ -163,9 +163,13 @@ impl<'t> Extractor<'_, 't> {
             None
         };
         let js_callbacks: Vec<Vec<Seg>> = if self.lang.is_js_family() {
+            let listens = super::flows::registers_listener(&callee);
             js_callback_positions(&callee, is_new)
                 .iter()
                 .filter_map(|&i| args.get(i).cloned().flatten())
+                // An anonymous function run by a library is no node and its calls are its
+                // scope's: only a listener's is kept, whose parameters take what is emitted.
+                .filter(|a| listens || !self.anonymous_lambda(a))
                 .collect()
         } else {
             Vec::new()

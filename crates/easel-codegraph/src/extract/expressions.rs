@@ -544,7 +544,7 @@ impl<'t> Extractor<'_, 't> {
                 out.push(Seg::Lit(self.literal(n)));
             }
             "arrow_function" | "function_expression" | "class" if self.lang.is_js_family() => {
-                let d = self.def_at(n, &[DefKind::Func, DefKind::Class])?;
+                let d = self.def_at(n, &[DefKind::Func, DefKind::Class, DefKind::Scope])?;
                 out.push(Seg::Lambda(d));
             }
             // `f.bind(obj)` is `f` with `this` bound: calling it calls `f`.

@@ -138,6 +138,21 @@ impl<'s, 't> Extractor<'s, 't> {
             obj = l;
         }
         let Some(segs) = self.segs(obj) else { return };
+        // `(handlers[name] ||= []).push(fn)` on a table a name holds: `fn` is in one of the
+        // sequences the table holds.
+        if let [Seg::Name(n), Seg::Index(_)] = segs.as_slice()
+            && n != "this"
+        {
+            let seq = self.holding_any(call, value.clone());
+            let line = call.start_position().row as u32 + 1;
+            self.facts.assigns.push(AssignFact::plain(
+                scope,
+                vec![n.clone(), "[*]".into()],
+                Some(vec![Seg::Lit(seq)]),
+                line,
+            ));
+            return;
+        }
         let field = match segs.as_slice() {
             [Seg::Name(t), Seg::Name(field), Seg::Index(_)] if t == "this" => field.clone(),
             // `this.map.get(type).add(fn)`: a collection kept in a map the class holds.
@@ -164,6 +179,35 @@ impl<'s, 't> Extractor<'s, 't> {
     }
 }
 
+/// The event call `ci` registers or fires, when one is noted for it.
+fn event_at(events: &[(u32, String)], ci: u32) -> Option<&str> {
+    let i = events.binary_search_by_key(&ci, |(c, _)| *c).ok()?;
+    Some(events[i].1.as_str())
+}
+
+/// Whether firing event `fired` may run a listener of event `listened` (`None`: no string
+/// literal names it): unless both are named, and differently. An event named at run time
+/// ([`ANY_EVENT`]) may be any.
+pub(crate) fn may_run(listened: Option<&str>, fired: Option<&str>) -> bool {
+    match (listened, fired) {
+        (Some(l), Some(f)) => l == f || f == ANY_EVENT,
+        _ => true,
+    }
+}
+
+/// Whether a call registers a listener on an emitter (`x.on('done', f)`).
+pub(super) fn registers_listener(callee: &[Seg]) -> bool {
+    matches!(callee, [_, .., Seg::Name(m)] if LISTEN_METHODS.contains(&m.as_str()) || m == "prependOnceListener")
+}
+
+impl<'s, 't> Extractor<'s, 't> {
+    /// Whether a value is an anonymous function written in place (`(x) => ...`).
+    pub(super) fn anonymous_lambda(&self, v: &[Seg]) -> bool {
+        matches!(v, [Seg::Lambda(d)]
+            if self.facts.defs.get(*d as usize).is_some_and(|d| d.kind == DefKind::Scope))
+    }
+}
+
 /// Methods of an event emitter that register a listener (the function is the last argument).
 const LISTEN_METHODS: &[&str] = &[
     "on",
@@ -172,6 +216,10 @@ const LISTEN_METHODS: &[&str] = &[
     "prependListener",
     "addEventListener",
 ];
+
+/// The event noted for a firing call whose event is named at run time: a name no string
+/// literal of a program gives.
+pub(crate) const ANY_EVENT: &str = "\u{1}any";
 
 /// Methods of an event emitter that run the listeners of an event.
 const FIRE_METHODS: &[&str] = &["emit", "dispatchEvent"];
@@ -201,6 +249,12 @@ impl<'s, 't> Extractor<'s, 't> {
                 .filter(|s| s.kind() == "string")
                 .and_then(|s| self.literal_key(s)),
             _ => None,
+        };
+        // An event named at run time (`this.emit(payload.type)`) may be any of them.
+        let name = if fires && name.is_none() {
+            Some(ANY_EVENT.to_string())
+        } else {
+            name
         };
         if let Some(name) = name {
             let ci = self.facts.calls.len() as u32;
@@ -329,10 +383,12 @@ impl<'s, 't> Extractor<'s, 't> {
             if !top(&self.facts, &r) || !top(&self.facts, head) {
                 continue;
             }
+            let listened = event_at(&self.facts.events, o);
             let emits: Vec<(Option<u32>, u32, u32)> = calls
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| recv(e, &["emit", "dispatchEvent"]).as_ref() == Some(&r))
+                .filter(|(j, _)| may_run(listened, event_at(&self.facts.events, *j as u32)))
                 .map(|(j, e)| (e.scope, e.line, j as u32))
                 .collect();
             if !emits.is_empty() {

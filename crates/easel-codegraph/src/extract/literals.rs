@@ -447,7 +447,8 @@ impl<'t> Extractor<'_, 't> {
                     if ch.kind() == "method_definition"
                         && let Some(name) = ch.field(Field::NAME)
                     {
-                        let d = self.def_at(ch, &[DefKind::Func]);
+                        // A method of a literal no name binds is no node, but still a value.
+                        let d = self.def_at(ch, &[DefKind::Func, DefKind::Scope]);
                         out.push((unquote(self.str(name)), d.map(|d| vec![Seg::Lambda(d)])));
                         continue;
                     }

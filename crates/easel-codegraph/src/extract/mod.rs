@@ -26,6 +26,7 @@ use definitions::*;
 use expressions::*;
 pub use facts::*;
 use fields::{Field, FieldExt};
+pub(crate) use flows::{ANY_EVENT, may_run};
 use hits::FuncParts;
 use imports::require_key;
 use jsx::*;

@@ -51,6 +51,8 @@ enum K {
     Object,
     Class,
     MemberExpression,
+    SubscriptExpression,
+    This,
     Decorator,
     Identifier,
     TypeIdentifier,
@@ -105,6 +107,8 @@ const NAMED: &[(&str, K)] = &[
     ("object", K::Object),
     ("class", K::Class),
     ("member_expression", K::MemberExpression),
+    ("subscript_expression", K::SubscriptExpression),
+    ("this", K::This),
     ("decorator", K::Decorator),
     ("identifier", K::Identifier),
     ("type_identifier", K::TypeIdentifier),
@@ -141,6 +145,7 @@ struct Table {
     f_pattern: u16,
     f_type: u16,
     f_declaration: u16,
+    f_object: u16,
 }
 
 impl Table {
@@ -179,6 +184,7 @@ impl Table {
             f_pattern: f("pattern"),
             f_type: f("type"),
             f_declaration: f("declaration"),
+            f_object: f("object"),
         }
     }
 
@@ -464,7 +470,9 @@ fn parent_hits<'t>(
                     k,
                     K::Identifier | K::MemberExpression | K::ObjectPattern | K::ArrayPattern
                 )
-            });
+            }) || parent
+                .child_by_field_id(t.f_left)
+                .is_some_and(|l| this_field_subscript(t, l));
             if ok {
                 hit(Pat::Assignment);
             }
@@ -699,4 +707,14 @@ fn with_field(n: Node<'_>, f: u16) -> Vec<Node<'_>> {
             return out;
         }
     }
+}
+
+/// `this.f[k]`: a subscript of a field of `this`, as the assignment pattern's left side.
+fn this_field_subscript(t: &Table, l: Node) -> bool {
+    t.code(l) == K::SubscriptExpression
+        && l.child_by_field_id(t.f_object).is_some_and(|m| {
+            t.code(m) == K::MemberExpression
+                && m.child_by_field_id(t.f_object)
+                    .is_some_and(|o| t.code(o) == K::This)
+        })
 }

@@ -86,11 +86,18 @@ impl<'a> Resolver<'a> {
         self.eval(fi, outer.scope, recv, Some(outer.line), 0)
             .iter()
             .any(|v| match v {
-                Val::Lit(f, id) if self.lang(*f).is_js_family() => self
-                    .literal_parts(*f, *id)
-                    .3
-                    .iter()
-                    .any(|(k, v)| k == m && v.is_none()),
+                Val::Lit(f, id) if self.lang(*f).is_js_family() => {
+                    self.literal_parts(*f, *id).3.iter().any(|(k, v)| {
+                        k == m
+                            && match v.as_deref() {
+                                None => true,
+                                Some([Seg::Lambda(d)]) => {
+                                    self.files[*f as usize].defs[*d as usize].kind == DefKind::Scope
+                                }
+                                _ => false,
+                            }
+                    })
+                }
                 _ => false,
             })
     }
@@ -639,7 +646,7 @@ impl<'a> Resolver<'a> {
                 }
             }
             dedup(&mut next);
-            if next.len() > MAX_VALS {
+            if self.too_many(&mut next, MAX_VALS) {
                 return Vec::new();
             }
             vals = next;

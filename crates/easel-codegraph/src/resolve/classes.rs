@@ -653,6 +653,7 @@ impl<'a> Resolver<'a> {
                     ));
                 }
                 if !out.is_empty() {
+                    self.handed_back(k, name, &mut out, depth);
                     break;
                 }
             }

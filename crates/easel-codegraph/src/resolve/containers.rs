@@ -6,16 +6,39 @@ use super::*;
 /// Whether a file's index is built from call `c` (`xs.append(f)` puts `f` into `xs`): such
 /// calls are part of what other files see of the file ([`same_interface`]).
 pub(super) fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
-    if c.field_init {
+    if c.field_init || (f.lang.is_js_family() && super::handoffs::is_handoff(c)) {
         return true;
     }
     match c.callee.as_slice() {
         [Seg::Name(_), Seg::Name(_)] if f.lang == Lang::Python => true,
         // JavaScript `hooks.push(fn)`, `routes.set(k, fn)`.
-        [Seg::Name(_), Seg::Name(m)] if f.lang.is_js_family() => {
+        [Seg::Name(_), Seg::Name(m)] | [Seg::Lit(_), Seg::Iter, Seg::Name(m)]
+            if f.lang.is_js_family() =>
+        {
             matches!(m.as_str(), "push" | "unshift" | "add" | "set")
         }
         _ => false,
+    }
+}
+
+/// The names a JavaScript `c ? a : b` (or `a || b`) written as a receiver may be, when both
+/// are plain names: literal `i` of the file, the pair made for it.
+pub(super) fn either_names(f: &FileFacts, i: u32) -> Vec<&String> {
+    let Some(l) = f.literals.get(i as usize) else {
+        return Vec::new();
+    };
+    let names: Vec<&String> = l
+        .elements
+        .iter()
+        .filter_map(|(_, v)| match v.as_deref() {
+            Some([Seg::Name(n)]) => Some(n),
+            _ => None,
+        })
+        .collect();
+    if names.len() == l.elements.len() {
+        names
+    } else {
+        Vec::new()
     }
 }
 

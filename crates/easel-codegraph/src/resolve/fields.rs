@@ -123,7 +123,7 @@ fn named_class(f: &FileFacts, scope: Option<DefId>, name: &str) -> Option<DefId>
 
 /// The class whose instance `this` is in `scope`: that of the nearest method, through arrow
 /// functions (which keep the `this` around them); none in a plain function.
-fn this_class(f: &FileFacts, scope: Option<DefId>) -> Option<DefId> {
+pub(super) fn this_class(f: &FileFacts, scope: Option<DefId>) -> Option<DefId> {
     let mut cur = scope;
     while let Some(d) = cur {
         let def = &f.defs[d as usize];
@@ -187,7 +187,7 @@ impl<'a> Resolver<'a> {
             }
         }
         dedup(&mut out);
-        if out.len() > MAX_PARAM_VALS {
+        if self.too_many(&mut out, MAX_PARAM_VALS) {
             out.clear();
         }
         out

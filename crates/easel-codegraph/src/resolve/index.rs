@@ -383,49 +383,55 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     let js = f.lang.is_js_family();
     if f.lang == Lang::Python || js {
         for c in f.calls.iter().filter(|c| index_reads_call(f, c)) {
-            let [Seg::Name(n), Seg::Name(m)] = c.callee.as_slice() else {
-                continue;
+            let (names, m) = match c.callee.as_slice() {
+                [Seg::Name(n), Seg::Name(m)] => (vec![n], m),
+                // `(c ? a : b).push(v)`: into either.
+                [Seg::Lit(i), Seg::Iter, Seg::Name(m)] if js => (either_names(f, *i), m),
+                _ => continue,
             };
-            let arg = match m.as_str() {
-                "push" | "unshift" if js => c.args.first().cloned().flatten(),
-                "set" if js => c.args.get(1).cloned().flatten(),
-                "append" | "add" | "appendleft" => c.args.first().cloned().flatten(),
-                "insert" => c.args.get(1).cloned().flatten(),
-                // `xs.extend(ys)` adds each value of `ys`.
-                "extend" => c.args.first().cloned().flatten().map(|mut v| {
-                    v.push(Seg::Iter);
-                    v
-                }),
-                // `d.update({"k": f})`, `d.update(k=f)`: values at keys the reads do not see
-                // (a key read later that the literal lacks may be any of them).
-                "update" => {
+            for n in names {
+                let arg = match m.as_str() {
+                    "push" | "unshift" if js => c.args.first().cloned().flatten(),
+                    "set" if js => c.args.get(1).cloned().flatten(),
+                    "append" | "add" | "appendleft" => c.args.first().cloned().flatten(),
+                    "insert" => c.args.get(1).cloned().flatten(),
+                    // `xs.extend(ys)` adds each value of `ys`.
+                    "extend" => c.args.first().cloned().flatten().map(|mut v| {
+                        v.push(Seg::Iter);
+                        v
+                    }),
+                    // `d.update({"k": f})`, `d.update(k=f)`: values at keys the reads do not see
+                    // (a key read later that the literal lacks may be any of them).
+                    "update" => {
+                        let owner = binding_scope(f, &bindings, c.scope, n);
+                        let mut vals: Vec<&Vec<Seg>> =
+                            c.kwargs.iter().filter_map(|(_, v)| v.as_ref()).collect();
+                        if let Some(Some(a)) = c.args.first()
+                            && let [Seg::Lit(i)] = a.as_slice()
+                            && let Some(l) = f.literals.get(*i as usize)
+                        {
+                            vals.extend(l.elements.iter().filter_map(|(_, v)| v.as_ref()));
+                        }
+                        for v in vals {
+                            elem_adds.entry((owner, n.clone())).or_default().push((
+                                c.scope,
+                                c.line,
+                                v.clone(),
+                            ));
+                        }
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(v) = arg {
+                    // The list lives in the scope that binds the name.
                     let owner = binding_scope(f, &bindings, c.scope, n);
-                    let mut vals: Vec<&Vec<Seg>> =
-                        c.kwargs.iter().filter_map(|(_, v)| v.as_ref()).collect();
-                    if let Some(Some(a)) = c.args.first()
-                        && let [Seg::Lit(i)] = a.as_slice()
-                        && let Some(l) = f.literals.get(*i as usize)
-                    {
-                        vals.extend(l.elements.iter().filter_map(|(_, v)| v.as_ref()));
-                    }
-                    for v in vals {
-                        elem_adds.entry((owner, n.clone())).or_default().push((
-                            c.scope,
-                            c.line,
-                            v.clone(),
-                        ));
-                    }
-                    None
+                    elem_adds.entry((owner, n.clone())).or_default().push((
+                        c.scope,
+                        c.line,
+                        v.clone(),
+                    ));
                 }
-                _ => None,
-            };
-            if let Some(v) = arg {
-                // The list lives in the scope that binds the name.
-                let owner = binding_scope(f, &bindings, c.scope, n);
-                elem_adds
-                    .entry((owner, n.clone()))
-                    .or_default()
-                    .push((c.scope, c.line, v.clone()));
             }
         }
     }
@@ -529,6 +535,11 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     } else {
         HashMap::new()
     };
+    let field_handoffs = if f.lang.is_js_family() {
+        super::handoffs::field_handoffs(f)
+    } else {
+        HashMap::new()
+    };
     let first_params: HashSet<String> = if f.lang.is_js_family() {
         f.defs
             .iter()
@@ -553,6 +564,7 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         inst_attrs,
         field_adds,
         field_inits,
+        field_handoffs,
         elem_assigns,
         elem_adds,
         elem_keyed,

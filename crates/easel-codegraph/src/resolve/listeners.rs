@@ -4,6 +4,7 @@
 //! so the registering scope does not call it.
 
 use super::*;
+use crate::extract::{ANY_EVENT, may_run};
 
 /// Methods that register a listener, and the methods that run the listeners they registered.
 const REGISTER: &[&str] = &[
@@ -29,8 +30,14 @@ pub(super) fn event_entries(f: &FileFacts) -> Vec<(u8, String, DefId)> {
             [Seg::Name(t), Seg::Name(m)] if t == "this" && FIRE.contains(&m.as_str()) => {
                 out.push((tag::JS_EVENTS, format!("fire {ev}"), *ci));
             }
+            // `bus.emit('x')` on a name: the emitter may be one another module shares.
+            [Seg::Name(_), Seg::Name(m)] if FIRE.contains(&m.as_str()) && ev != ANY_EVENT => {
+                out.push((tag::JS_EVENTS, format!("emit {ev}"), *ci));
+            }
             [_, .., Seg::Name(m)] if REGISTER.contains(&m.as_str()) => {
                 out.push((tag::JS_EVENTS, format!("on {ev}"), *ci));
+                // Every registration, for the classes firing an event named at run time.
+                out.push((tag::JS_EVENTS, format!("on {ANY_EVENT}"), *ci));
             }
             _ => {}
         }
@@ -51,13 +58,16 @@ impl<'a> Resolver<'a> {
         if recv.is_empty() || !REGISTER.contains(&m.as_str()) {
             return false;
         }
-        if self.fired_by_class(fi, o, outer, recv, m) {
+        if self.fired_by_class(fi, o, outer, recv, m) || self.fired_by_sharer(fi, o, outer) {
             return true;
         }
-        self.files[fi as usize].calls.iter().any(|c| {
+        let ev = self.event_of(fi, o);
+        let calls = &self.files[fi as usize].calls;
+        calls.iter().enumerate().any(|(ci, c)| {
             matches!(c.callee.split_last(), Some((Seg::Name(f), r))
                 if r == recv && FIRE.contains(&f.as_str()))
                 && self.same_receiver(fi, recv, outer.scope, c.scope)
+                && may_run(ev, self.event_of(fi, ci as u32))
         })
     }
 
@@ -84,11 +94,14 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let mut out = self.class_listeners(fi, call);
+        out.extend(self.sharers_listeners(fi, call));
+        let fired = self.event_of_site(fi, call).map(|(_, ev)| ev);
         let calls = &self.files[fi as usize].calls;
         for (o, reg) in calls.iter().enumerate() {
             let registers = matches!(reg.callee.split_last(), Some((Seg::Name(r), rr))
                 if rr == recv && REGISTER.contains(&r.as_str()))
-                && self.same_receiver(fi, recv, reg.scope, call.scope);
+                && self.same_receiver(fi, recv, reg.scope, call.scope)
+                && may_run(self.event_of(fi, o as u32), fired);
             if !registers {
                 continue;
             }
@@ -117,6 +130,133 @@ impl<'a> Resolver<'a> {
         let events = &self.files[fi as usize].events;
         let i = events.binary_search_by_key(&ci, |(c, _)| *c).ok()?;
         Some(events[i].1.as_str())
+    }
+
+    /// The index and event of the call of file `fi` that `call` is, when a string literal names
+    /// its event. The call may be a copy (the second pass): found among the file's named events.
+    fn event_of_site(&self, fi: FileId, call: &CallSite) -> Option<(u32, &str)> {
+        let facts = &self.files[fi as usize];
+        facts
+            .events
+            .iter()
+            .find(|(ci, _)| {
+                facts.calls.get(*ci as usize).is_some_and(|c| {
+                    c.line == call.line && c.scope == call.scope && c.callee == call.callee
+                })
+            })
+            .map(|(ci, ev)| (*ci, ev.as_str()))
+    }
+
+    /// The top-level variable a name read in `scope` of file `fi` is, followed through named
+    /// imports (`import { bus as events } from './bus.js'`) to the module declaring it: the
+    /// same object wherever it is read. `None` for a local name, a parameter or a name no
+    /// module of the repository declares.
+    fn shared_variable(
+        &self,
+        fi: FileId,
+        scope: Option<DefId>,
+        name: &str,
+        depth: u32,
+    ) -> Option<(FileId, String)> {
+        if depth > MAX_DEPTH || !self.lang(fi).is_js_family() {
+            return None;
+        }
+        let f = &self.files[fi as usize];
+        let ix = &self.idx[fi as usize];
+        let mut cur = scope;
+        while let Some(d) = cur {
+            if ix.bindings.contains_key(&(Some(d), name.to_string())) {
+                return None;
+            }
+            let def = &f.defs[d as usize];
+            cur = def.written_in.or(def.parent);
+        }
+        let bs = ix.bindings.get(&(None, name.to_string()))?;
+        // A variable declared once, or one import: a name bound twice may be two objects.
+        let [b] = bs.as_slice() else {
+            return None;
+        };
+        match b.kind {
+            BindKind::Assign(_) => Some((fi, name.to_string())),
+            BindKind::Import(ii) => {
+                let ImportKind::From { name: n, .. } = &f.imports.get(ii as usize)?.kind else {
+                    return None;
+                };
+                let [t] = self.import_files(fi, ii, depth + 1)[..] else {
+                    return None;
+                };
+                self.shared_variable(t, None, n, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether registration `o` (`bus.on('placed', f)`) of file `fi` adds a listener to a
+    /// top-level emitter another module emits that event on (`bus.emit('placed')`, the same
+    /// variable through imports): that module's scope runs the listener.
+    fn fired_by_sharer(&self, fi: FileId, o: u32, reg: &CallSite) -> bool {
+        let [Seg::Name(n), Seg::Name(_)] = reg.callee.as_slice() else {
+            return false;
+        };
+        let Some(ev) = self.event_of(fi, o) else {
+            return false;
+        };
+        let Some(fires) = self.js_events.get(&format!("emit {ev}")) else {
+            return false;
+        };
+        let Some(var) = self.shared_variable(fi, reg.scope, n, 0) else {
+            return false;
+        };
+        fires.iter().filter(|f| f.file != fi).any(|f| {
+            self.call_site(f.file, f.def).is_some_and(|c| {
+                matches!(c.callee.as_slice(), [Seg::Name(n2), Seg::Name(_)]
+                    if self.shared_variable(f.file, c.scope, n2, 0).as_ref() == Some(&var))
+            })
+        })
+    }
+
+    /// What `bus.emit('placed')` on a top-level emitter runs in the other modules sharing it:
+    /// the listeners of `placed` they register on the same variable (through imports).
+    fn sharers_listeners(&self, fi: FileId, call: &CallSite) -> Vec<(Ref, bool)> {
+        let mut out = Vec::new();
+        let [Seg::Name(n), Seg::Name(_)] = call.callee.as_slice() else {
+            return out;
+        };
+        let Some((_, ev)) = self.event_of_site(fi, call) else {
+            return out;
+        };
+        let Some(regs) = self.js_events.get(&format!("on {ev}")) else {
+            return out;
+        };
+        let Some(var) = self.shared_variable(fi, call.scope, n, 0) else {
+            return out;
+        };
+        for r in regs.iter().filter(|r| r.file != fi) {
+            let Some(reg) = self.call_site(r.file, r.def) else {
+                continue;
+            };
+            let [Seg::Name(n2), Seg::Name(_)] = reg.callee.as_slice() else {
+                continue;
+            };
+            if self.shared_variable(r.file, reg.scope, n2, 0).as_ref() != Some(&var) {
+                continue;
+            }
+            let calls = &self.files.untracked().get(r.file as usize).calls;
+            let listeners = calls
+                .iter()
+                .skip(r.def as usize + 1)
+                .take_while(|c| c.via == Some(r.def));
+            for cb in listeners {
+                for v in self.eval(r.file, cb.scope, &cb.callee, Some(cb.line), 0) {
+                    match v {
+                        Val::Func(f) => out.push((f, false)),
+                        Val::Bound(f) => out.push((f, true)),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The classes of the repository `recv` (seen at call `reg`) may be an instance of, that
@@ -154,14 +294,17 @@ impl<'a> Resolver<'a> {
         let Some(ev) = self.event_of(fi, o) else {
             return false;
         };
-        let Some(fires) = self.js_events.get(&format!("fire {ev}")) else {
+        let named = self.js_events.get(&format!("fire {ev}"));
+        let any = self.js_events.get(&format!("fire {ANY_EVENT}"));
+        if named.is_none() && any.is_none() {
             return false;
-        };
+        }
         let classes = self.emitter_classes(fi, reg, recv, m);
         if classes.is_empty() {
             return false;
         }
-        fires.iter().any(|f| {
+        let fires = named.into_iter().flatten().chain(any.into_iter().flatten());
+        fires.into_iter().any(|f| {
             self.firing_class(f.file, f.def)
                 .is_some_and(|k| classes.iter().any(|&c| self.mro(c, 0).contains(&k)))
         })
@@ -178,16 +321,10 @@ impl<'a> Resolver<'a> {
         if t != "this" {
             return out;
         }
-        // The call may be a copy (the second pass): found among the file's named events.
-        let facts = &self.files[fi as usize];
-        let Some((ci, ev)) = facts.events.iter().find(|(ci, _)| {
-            facts.calls.get(*ci as usize).is_some_and(|c| {
-                c.line == call.line && c.scope == call.scope && c.callee == call.callee
-            })
-        }) else {
+        let Some((ci, ev)) = self.event_of_site(fi, call) else {
             return out;
         };
-        let Some(k) = self.firing_class(fi, *ci) else {
+        let Some(k) = self.firing_class(fi, ci) else {
             return out;
         };
         let Some(regs) = self.js_events.get(&format!("on {ev}")) else {

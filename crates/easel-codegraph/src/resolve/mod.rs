@@ -65,6 +65,7 @@ mod containers;
 mod emit;
 mod field_inits;
 mod fields;
+mod handoffs;
 mod imports;
 mod index;
 mod listeners;
@@ -241,6 +242,9 @@ struct FileIndex {
     /// JavaScript: class without a written constructor → the calls in its instance field
     /// initialisers (see `field_inits`).
     field_inits: HashMap<DefId, Vec<u32>>,
+    /// JavaScript: class → field → the methods it calls on the field's value handing itself
+    /// over, with the position of `this` (see `handoffs`).
+    field_handoffs: HashMap<(DefId, String), Vec<(String, u32)>>,
     /// JavaScript: first parameters of the file's top-level functions (a JSX factory's
     /// `type`; see `renderers`).
     first_params: HashSet<String>,
@@ -472,6 +476,19 @@ const MAX_PARAM_VALS: usize = 16;
 fn dedup(v: &mut Vec<Val>) {
     let mut seen = HashSet::new();
     v.retain(|x| seen.insert(x.clone()));
+}
+
+impl<'a> Resolver<'a> {
+    /// Whether `vals` are more than `max` to follow. Anonymous functions written as arguments
+    /// (no nodes: their calls are their scope's) are dropped first, so that the functions a
+    /// value may be are kept as when anonymous ones were no values.
+    fn too_many(&self, vals: &mut Vec<Val>, max: usize) -> bool {
+        if vals.len() <= max {
+            return false;
+        }
+        vals.retain(|v| !matches!(v, Val::Func(r) if self.def(*r).kind == DefKind::Scope));
+        vals.len() > max
+    }
 }
 
 #[cfg(test)]

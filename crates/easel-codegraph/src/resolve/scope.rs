@@ -768,7 +768,7 @@ impl<'a> Resolver<'a> {
         }
         dedup(&mut out);
         // Every call site adds its argument: a union wider than one value per site is normal.
-        if out.len() > MAX_PARAM_VALS {
+        if self.too_many(&mut out, MAX_PARAM_VALS) {
             out.clear();
         }
         out
@@ -832,7 +832,7 @@ impl<'a> Resolver<'a> {
             }
         }
         dedup(&mut out);
-        if out.len() > MAX_PARAM_VALS {
+        if self.too_many(&mut out, MAX_PARAM_VALS) {
             out.clear();
         }
         out
