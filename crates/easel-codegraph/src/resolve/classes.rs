@@ -635,6 +635,41 @@ impl<'a> Resolver<'a> {
     }
 
     pub(super) fn instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        if !self.param_flow {
+            return self.compute_instance_attr(c, name, depth);
+        }
+        let memo = ATTR_MEMO.with(|m| {
+            m.borrow()
+                .get(&(c, depth))
+                .and_then(|names| names.iter().find(|(n, _)| n == name))
+                .map(|(_, v)| v.clone())
+        });
+        if let Some((v, deps)) = memo {
+            merge(&deps);
+            return v;
+        }
+        // As for parameters: a value worked out while an open parameter was asked for again
+        // is not kept.
+        let outer = PARAMS_OPEN.with(|o| std::mem::take(&mut o.borrow_mut().1));
+        let (out, deps) = tracked_merged(|| self.compute_instance_attr(c, name, depth));
+        let complete = PARAMS_OPEN.with(|o| {
+            let mut o = o.borrow_mut();
+            let complete = o.1.is_empty();
+            o.1.extend(outer);
+            complete
+        });
+        if complete {
+            ATTR_MEMO.with(|m| {
+                m.borrow_mut()
+                    .entry((c, depth))
+                    .or_default()
+                    .push((name.to_string(), (out.clone(), deps.into())))
+            });
+        }
+        out
+    }
+
+    fn compute_instance_attr(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
         let mut out = self.field_collections(c, name, depth);
         for k in self.mro(c, depth) {
             if let Some(assigns) = self.idx[k.file as usize]

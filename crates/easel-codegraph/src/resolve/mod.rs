@@ -360,8 +360,10 @@ const NO_DEF: DefId = DefId::MAX;
 /// Runs `f`, one resolution unit, with a memo of parameter values of its own.
 fn unit<T>(f: impl FnOnce() -> T) -> T {
     PARAM_MEMO.with(|m| m.borrow_mut().clear());
+    ATTR_MEMO.with(|m| m.borrow_mut().clear());
     let out = f();
     PARAM_MEMO.with(|m| m.borrow_mut().clear());
+    ATTR_MEMO.with(|m| m.borrow_mut().clear());
     out
 }
 
@@ -402,6 +404,12 @@ thread_local! {
     /// pass): kept for the unit alone, so that a value cut short by the depth limit or the
     /// step budget in one unit is never what another unit reads. Shared between threads, the
     /// memo made the graph depend on which thread asked first.
+    /// The values of the instance attributes read in the current resolution unit once
+    /// parameters take arguments, by class, name and the depth they were asked at (a value
+    /// asked for deeper is cut shorter), as [`PARAM_MEMO`]: every `this.x` read in a file's
+    /// methods evaluates the assignments to `x` again otherwise.
+    static ATTR_MEMO: std::cell::RefCell<HashMap<(Ref, u32), Vec<(String, Memo<Vec<Val>>)>>> =
+        std::cell::RefCell::new(HashMap::default());
     static PARAM_MEMO: std::cell::RefCell<HashMap<ParamKey, Memo<Vec<Val>>>> =
         std::cell::RefCell::new(HashMap::default());
     /// Evaluation steps left for the current question (one call site, one class's bases):
