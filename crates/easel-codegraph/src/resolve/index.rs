@@ -538,6 +538,11 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     } else {
         HashSet::new()
     };
+    let proto_mixins = if f.lang.is_js_family() {
+        super::mixins::proto_mixins(f)
+    } else {
+        HashMap::new()
+    };
     let mut returns: HashMap<DefId, Vec<u32>> = HashMap::new();
     for (i, r) in f.returns.iter().enumerate() {
         if let Some(s) = r.scope {
@@ -553,6 +558,7 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         inst_attrs,
         field_adds,
         field_inits,
+        proto_mixins,
         elem_assigns,
         elem_adds,
         elem_keyed,

@@ -68,6 +68,7 @@ mod fields;
 mod imports;
 mod index;
 mod listeners;
+mod mixins;
 mod renderers;
 mod scope;
 mod summary;
@@ -211,6 +212,9 @@ struct FileIndex {
     /// JavaScript: class without a written constructor → the calls in its instance field
     /// initialisers (see `field_inits`).
     field_inits: HashMap<DefId, Vec<u32>>,
+    /// JavaScript: class name → the calls `Object.assign(Name.prototype, A, B)` of the file,
+    /// which copy the methods of `A` and `B` onto the class (see `mixins`).
+    proto_mixins: HashMap<String, Vec<u32>>,
     /// JavaScript: first parameters of the file's top-level functions (a JSX factory's
     /// `type`; see `renderers`).
     first_params: HashSet<String>,

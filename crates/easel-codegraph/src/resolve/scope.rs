@@ -154,6 +154,7 @@ impl<'a> Resolver<'a> {
                 {
                     let mut out = self.eval(fi, outer, &path, None, depth + 1);
                     out.extend(self.this_given(fi, scope, depth));
+                    out.extend(self.this_of_mixin(fi, scope));
                     dedup(&mut out);
                     return out;
                 }
@@ -286,7 +287,7 @@ impl<'a> Resolver<'a> {
 
     /// The innermost function around `scope` (blocks and arrows are not); `None` at the top
     /// of a file.
-    fn innermost_func(&self, fi: FileId, scope: Option<DefId>) -> Option<DefId> {
+    pub(super) fn innermost_func(&self, fi: FileId, scope: Option<DefId>) -> Option<DefId> {
         let defs = &self.files[fi as usize].defs;
         let mut cur = scope;
         while let Some(d) = cur {
