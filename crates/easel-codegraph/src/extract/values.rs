@@ -208,18 +208,21 @@ pub(super) fn plain_key(k: Node) -> bool {
 }
 
 /// Array methods whose callback takes the elements, by the callback parameter that does.
-const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
-    ("forEach", 0),
-    ("map", 0),
-    ("filter", 0),
-    ("some", 0),
-    ("every", 0),
-    ("find", 0),
-    ("findIndex", 0),
-    ("findLast", 0),
-    ("flatMap", 0),
-    ("reduce", 1),
-    ("reduceRight", 1),
+const ELEMENT_CALLBACKS: &[(&str, &[usize])] = &[
+    ("forEach", &[0]),
+    ("map", &[0]),
+    ("filter", &[0]),
+    ("some", &[0]),
+    ("every", &[0]),
+    ("find", &[0]),
+    ("findIndex", &[0]),
+    ("findLast", &[0]),
+    ("flatMap", &[0]),
+    ("reduce", &[1]),
+    ("reduceRight", &[1]),
+    // A comparator takes two elements.
+    ("sort", &[0, 1]),
+    ("toSorted", &[0, 1]),
 ];
 
 impl<'t> Extractor<'_, 't> {
@@ -422,7 +425,7 @@ impl<'t> Extractor<'_, 't> {
         let [recv @ .., Seg::Name(m)] = callee else {
             return;
         };
-        let Some(&(_, pos)) = ELEMENT_CALLBACKS.iter().find(|(n, _)| n == m) else {
+        let Some(&(_, positions)) = ELEMENT_CALLBACKS.iter().find(|(n, _)| n == m) else {
             return;
         };
         if recv.is_empty() {
@@ -437,27 +440,29 @@ impl<'t> Extractor<'_, 't> {
         let Some(d) = self.def_at(cb, &[DefKind::Scope, DefKind::Func]) else {
             return;
         };
-        let def = &self.facts.defs[d as usize];
-        let Some(p) = def.params.get(pos).cloned() else {
-            return;
-        };
-        let line = def.start_line;
-        let mut value = recv.to_vec();
-        value.push(Seg::Iter);
-        // A pattern (`([name, fn]) => fn()`): its names take the parts of each element.
-        if p.starts_with('{') {
-            let pattern = cb
-                .field(Field::PARAMETERS)
-                .and_then(|ps| named_parts(ps).into_iter().nth(pos))
-                .and_then(js_pattern);
-            if let Some(pattern) = pattern {
-                self.destructure(Some(d), line, pattern, value, 0);
+        for &pos in positions {
+            let def = &self.facts.defs[d as usize];
+            let Some(p) = def.params.get(pos).cloned() else {
+                continue;
+            };
+            let line = def.start_line;
+            let mut value = recv.to_vec();
+            value.push(Seg::Iter);
+            // A pattern (`([name, fn]) => fn()`): its names take the parts of each element.
+            if p.starts_with('{') {
+                let pattern = cb
+                    .field(Field::PARAMETERS)
+                    .and_then(|ps| named_parts(ps).into_iter().nth(pos))
+                    .and_then(js_pattern);
+                if let Some(pattern) = pattern {
+                    self.destructure(Some(d), line, pattern, value, 0);
+                }
+                continue;
             }
-            return;
+            self.facts
+                .assigns
+                .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
         }
-        self.facts
-            .assigns
-            .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
     }
 
     /// `for (const f of fns)`: `f` takes the values of `fns` (a `for ... in` takes keys, which
