@@ -2,7 +2,7 @@
 
 (class_declaration
   name: (identifier) @class.name
-  (class_heritage [(identifier) (member_expression)] @class.base)?
+  (class_heritage [(identifier) (member_expression) (call_expression)] @class.base)?
   body: (class_body) @class.body) @class
 
 (function_declaration

@@ -124,8 +124,8 @@ impl<'t> Extractor<'_, 't> {
                     }
                     // JavaScript: `extends X`; TypeScript: an `extends_clause` with a value.
                     let base = h.named_child(0).map(|c| c.field(Field::VALUE).unwrap_or(c));
-                    if let Some(b) = base.and_then(|b| self.segs(b)) {
-                        bases.push(b);
+                    if let Some(b) = base {
+                        bases.extend(self.js_bases(b));
                     }
                 }
                 let body = v.field(Field::BODY).unwrap_or(v);
@@ -349,7 +349,24 @@ impl<'t> Extractor<'_, 't> {
             self.home_assigned();
         }
         self.attach_methods();
+        if self.lang.is_js_family() {
+            self.anon_class_methods();
+        }
         self.break_cycles();
+    }
+
+    /// The methods of a class expression bound to no name are anonymous functions: their calls
+    /// belong to the named scope around the class.
+    fn anon_class_methods(&mut self) {
+        let anon: Vec<bool> = self.facts.defs.iter().map(Def::is_anon_class).collect();
+        if !anon.contains(&true) {
+            return;
+        }
+        for d in &mut self.facts.defs {
+            if d.kind == DefKind::Func && d.parent.is_some_and(|p| anon[p as usize]) {
+                d.kind = DefKind::Scope;
+            }
+        }
     }
 
     /// Rust `impl` blocks, Go receivers and C++ `Foo::bar` definitions: the method belongs to

@@ -827,7 +827,7 @@ impl<'t> Extractor<'_, 't> {
         let name = match (&path, bound.or_else(|| n.field(Field::NAME))) {
             (Some(path), _) => path.join("."),
             (None, Some(name)) => self.text(name),
-            (None, None) => return,
+            (None, None) => ANON_CLASS.to_string(),
         };
         if let Some(path) = &path {
             self.assigned.push((n, path[0].clone()));
@@ -846,12 +846,14 @@ impl<'t> Extractor<'_, 't> {
             for part in named_parts(h) {
                 match part.kind() {
                     "extends_clause" => {
-                        bases.extend(part.field(Field::VALUE).and_then(|v| self.segs(v)))
+                        if let Some(v) = part.field(Field::VALUE) {
+                            bases.extend(self.js_bases(v));
+                        }
                     }
                     "implements_clause" => {
                         bases.extend(named_parts(part).into_iter().filter_map(|t| self.segs(t)))
                     }
-                    _ => bases.extend(self.segs(part)),
+                    _ => bases.extend(self.js_bases(part)),
                 }
             }
         }
@@ -876,6 +878,24 @@ impl<'t> Extractor<'_, 't> {
             return Some(vec![Seg::Lambda(d)]);
         }
         self.segs(v)
+    }
+
+    /// The bases a JavaScript `extends` value gives: the value, and for a mixin applied to a
+    /// base (`extends Serializable(Timestamped(Entity))`), the base it is applied to after
+    /// it, so that the class's methods and `super` reach `Entity`'s through the mixins.
+    pub(super) fn js_bases(&self, v: Node) -> Vec<Vec<Seg>> {
+        let mut out = Vec::new();
+        let mut cur = Some(v);
+        while let Some(b) = cur.take() {
+            out.extend(self.segs(b));
+            if b.kind() == "call_expression"
+                && out.len() < 8
+                && let Some(a) = b.field(Field::ARGUMENTS)
+            {
+                cur = named_parts(a).into_iter().find(|x| x.kind() != "comment");
+            }
+        }
+        out
     }
 
     pub(super) fn def_at(&self, n: Node, kinds: &[DefKind]) -> Option<u32> {

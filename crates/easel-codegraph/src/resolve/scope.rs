@@ -464,6 +464,14 @@ impl<'a> Resolver<'a> {
                 match f.defs[d as usize].kind {
                     DefKind::Class | DefKind::Impl => vec![Val::Class(r)],
                     DefKind::Func => self.decorated(r, depth + 1),
+                    // A method of a class bound to no name: anonymous (no node), but what runs.
+                    DefKind::Scope
+                        if f.defs[d as usize]
+                            .parent
+                            .is_some_and(|p| f.defs[p as usize].is_anon_class()) =>
+                    {
+                        vec![Val::Func(r)]
+                    }
                     DefKind::Scope => Vec::new(),
                 }
             }
