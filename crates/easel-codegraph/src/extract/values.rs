@@ -888,11 +888,21 @@ impl<'t> Extractor<'_, 't> {
         let mut cur = Some(v);
         while let Some(b) = cur.take() {
             out.extend(self.segs(b));
+            // Only a name, a path or another mixin's call is a base: reading anything else
+            // here (`makeClass({ ... })`) would make its literals and functions too early.
             if b.kind() == "call_expression"
                 && out.len() < 8
                 && let Some(a) = b.field(Field::ARGUMENTS)
             {
-                cur = named_parts(a).into_iter().find(|x| x.kind() != "comment");
+                cur = named_parts(a)
+                    .into_iter()
+                    .find(|x| x.kind() != "comment")
+                    .filter(|x| {
+                        matches!(
+                            x.kind(),
+                            "identifier" | "member_expression" | "call_expression"
+                        )
+                    });
             }
         }
         out
