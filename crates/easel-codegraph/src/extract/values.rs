@@ -48,6 +48,11 @@ const CALLBACK_FUNCS: &[(&str, &[usize])] = &[
 ];
 
 /// The argument positions of a JavaScript call that hold a function the callee runs.
+/// Whether `callee` is an array method that runs a callback on the elements (`xs.map(f)`).
+pub(super) fn element_callback_method(callee: &[Seg]) -> bool {
+    matches!(callee, [_, .., Seg::Name(m)] if ELEMENT_CALLBACKS.iter().any(|(n, _)| n == m))
+}
+
 pub(super) fn js_callback_positions(callee: &[Seg], is_new: bool) -> &'static [usize] {
     match callee {
         // `new Promise((resolve) => ...)`, `new Promise(executor)`.
