@@ -549,7 +549,16 @@ impl<'t> Extractor<'_, 't> {
                 } => self.assign(node, left, right, ty),
                 Pending::Bind(n) if self.lang.is_js_family() && self.for_of(n) => {}
                 Pending::Bind(n) => {
-                    let scope = self.scope_of(n.start_byte() as u32);
+                    // A TypeScript parameter is its function's, though written before the body
+                    // its scope spans: `(c) => c.get()` at the top must not hide a top-level `c`.
+                    let scope = n
+                        .parent()
+                        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
+                        .and_then(|p| p.parent())
+                        .filter(|ps| ps.kind() == "formal_parameters")
+                        .and_then(|ps| ps.parent())
+                        .and_then(|f| self.def_at(f, &[DefKind::Func, DefKind::Scope]))
+                        .or_else(|| self.scope_of(n.start_byte() as u32));
                     let line = n.start_position().row as u32 + 1;
                     for id in identifiers(n) {
                         let name = self.text(id);
