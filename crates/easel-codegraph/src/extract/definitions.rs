@@ -549,17 +549,23 @@ impl<'t> Extractor<'_, 't> {
                 } => self.assign(node, left, right, ty),
                 Pending::Bind(n) if self.lang.is_js_family() && self.for_of(n) => {}
                 Pending::Bind(n) => {
+                    let mut scope = self.scope_of(n.start_byte() as u32);
+                    let mut line = n.start_position().row as u32 + 1;
                     // A TypeScript parameter is its function's, though written before the body
-                    // its scope spans: `(c) => c.get()` at the top must not hide a top-level `c`.
-                    let scope = n
+                    // an arrow's scope spans: `(c) => c.get()` at the top must not hide a
+                    // top-level `c`. Outside that span, it is bound where the function starts.
+                    if let Some(owner) = n
                         .parent()
                         .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
                         .and_then(|p| p.parent())
                         .filter(|ps| ps.kind() == "formal_parameters")
                         .and_then(|ps| ps.parent())
                         .and_then(|f| self.def_at(f, &[DefKind::Func, DefKind::Scope]))
-                        .or_else(|| self.scope_of(n.start_byte() as u32));
-                    let line = n.start_position().row as u32 + 1;
+                        && scope != Some(owner)
+                    {
+                        scope = Some(owner);
+                        line = self.facts.defs[owner as usize].start_line;
+                    }
                     for id in identifiers(n) {
                         let name = self.text(id);
                         self.facts.binds.push(BindFact { scope, name, line });
