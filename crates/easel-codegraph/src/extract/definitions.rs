@@ -554,13 +554,24 @@ impl<'t> Extractor<'_, 't> {
                     // A TypeScript parameter is its function's, though written before the body
                     // an arrow's scope spans: `(c) => c.get()` at the top must not hide a
                     // top-level `c`. Outside that span, it is bound where the function starts.
-                    if let Some(owner) = n
+                    let function = n
                         .parent()
                         .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
                         .and_then(|p| p.parent())
                         .filter(|ps| ps.kind() == "formal_parameters")
-                        .and_then(|ps| ps.parent())
-                        .and_then(|f| self.def_at(f, &[DefKind::Func, DefKind::Scope]))
+                        .and_then(|ps| ps.parent());
+                    // The parameters of a signature without a body (`abstract read(key: string)`,
+                    // an interface's method, a function type `(c: Container) => T`) are read
+                    // nowhere: bound in the class or function around them, they hid its own
+                    // names (`this.key()` in the class with that abstract `read`).
+                    if function.is_some_and(|f| {
+                        f.kind().ends_with("signature")
+                            || matches!(f.kind(), "function_type" | "constructor_type")
+                    }) {
+                        continue;
+                    }
+                    if let Some(owner) =
+                        function.and_then(|f| self.def_at(f, &[DefKind::Func, DefKind::Scope]))
                         && scope != Some(owner)
                     {
                         scope = Some(owner);
