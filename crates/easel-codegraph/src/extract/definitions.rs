@@ -501,7 +501,19 @@ impl<'t> Extractor<'_, 't> {
                         // A JavaScript method's decorators make its value (a standard decorator
                         // returns the method that replaces it), as Python's do: listed
                         // outermost first, in source order.
+                        // A decorator factory's call (`@Injectable(TOKEN)`) is a call of its own;
+                        // what it returns is called with the class (or, on a constructor's
+                        // parameter, `@Inject(TOKEN)`, with the class too) by the scope defining
+                        // it. A method's factory decorators are left as they were: what the
+                        // method is then called through is not followed.
+                        let factory = n.kind() == "call_expression";
+                        let on_method = decorates
+                            .is_some_and(|d| self.facts.defs[d as usize].kind != DefKind::Class);
+                        if factory && on_method {
+                            continue;
+                        }
                         if self.lang.is_js_family()
+                            && !factory
                             && let Some(d) = decorates
                             && self.facts.defs[d as usize].kind == DefKind::Func
                         {

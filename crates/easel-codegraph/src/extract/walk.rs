@@ -489,7 +489,14 @@ fn parent_hits<'t>(
         {
             hit(Pat::ExportDefault)
         }
-        K::Decorator if matches!(code, K::Identifier | K::MemberExpression) => hit(Pat::Decorator),
+        K::Decorator
+            if matches!(
+                code,
+                K::Identifier | K::MemberExpression | K::CallExpression
+            ) =>
+        {
+            hit(Pat::Decorator)
+        }
         K::ImportAlias
             if ts
                 && matches!(code, K::Identifier | K::NestedIdentifier)
