@@ -2,7 +2,7 @@
 
 (class_declaration
   name: (identifier) @class.name
-  (class_heritage [(identifier) (member_expression)] @class.base)?
+  (class_heritage [(identifier) (member_expression) (call_expression)] @class.base)?
   body: (class_body) @class.body) @class
 
 (function_declaration
@@ -66,4 +66,4 @@
 (object) @object
 (class) @class.expr
 (member_expression) @prop
-(decorator [(identifier) (member_expression)] @call.decorator)
+(decorator [(identifier) (member_expression) (call_expression)] @call.decorator)

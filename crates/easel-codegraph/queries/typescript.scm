@@ -110,4 +110,4 @@
 (object) @object
 (class) @class.expr
 (member_expression) @prop
-(decorator [(identifier) (member_expression)] @call.decorator)
+(decorator [(identifier) (member_expression) (call_expression)] @call.decorator)

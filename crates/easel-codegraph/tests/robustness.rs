@@ -106,3 +106,33 @@ fn a_type_declared_inside_its_own_method_makes_no_cycle() {
         assert!(!g.nodes.is_empty());
     }
 }
+
+/// A class extending a call with a literal argument (`extends makeClass({ ... })`, as
+/// effect's `Schema` writes): the argument is no base. Read while the class was extracted, it
+/// made a literal whose scope pointed past the file's definitions (a panic on effect 3.12).
+/// A mixin applied to a name (`extends Audited(Doc)`) has that name as its next base.
+#[test]
+fn only_a_name_or_a_call_a_mixin_is_applied_to_is_a_base() {
+    let src = "function make(o) { return class { run() { return o.kind; } }; }\n\
+        class Doc {}\n\
+        const Audited = (B) => class extends B {};\n\
+        export class Tagged extends make({ kind: 'tagged', build(x) { return x; } }) {}\n\
+        export class Memo extends Audited(Doc) {}\n";
+    let facts = extract(Lang::JavaScript, "a.js", src.as_bytes()).unwrap();
+    let bases = |name: &str| {
+        facts
+            .defs
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.bases.len())
+            .unwrap()
+    };
+    assert_eq!(bases("Tagged"), 1);
+    assert_eq!(bases("Memo"), 2);
+    assert!(
+        facts
+            .literals
+            .iter()
+            .all(|l| l.scope.is_none_or(|s| (s as usize) < facts.defs.len()))
+    );
+}

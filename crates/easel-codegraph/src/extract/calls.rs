@@ -507,3 +507,32 @@ impl<'t> Extractor<'_, 't> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// An anonymous function handed to an array method makes no call site of its own (the
+    /// elements reach it through its facts); one handed to a listener, or to a function of the
+    /// repository, is a value the resolver follows.
+    #[test]
+    fn only_anonymous_array_callbacks_make_no_call_site() {
+        let src = "xs.map((x) => x.go());\nbus.on('e', (m) => m.run());\nrun((k) => k.use());\n";
+        let facts = crate::extract::extract(Lang::JavaScript, "a.js", src.as_bytes()).unwrap();
+        let lambdas = facts
+            .calls
+            .iter()
+            .filter(|c| matches!(c.callee.as_slice(), [Seg::Lambda(_)]))
+            .count();
+        assert_eq!(lambdas, 1, "only the listener's: {:?}", facts.calls);
+        let run = facts
+            .calls
+            .iter()
+            .find(|c| c.callee == [Seg::Name("run".into())])
+            .unwrap();
+        assert!(
+            matches!(run.args.as_slice(), [Some(a)] if matches!(a.as_slice(), [Seg::Lambda(_)]))
+        );
+    }
+}

@@ -124,8 +124,8 @@ impl<'t> Extractor<'_, 't> {
                     }
                     // JavaScript: `extends X`; TypeScript: an `extends_clause` with a value.
                     let base = h.named_child(0).map(|c| c.field(Field::VALUE).unwrap_or(c));
-                    if let Some(b) = base.and_then(|b| self.segs(b)) {
-                        bases.push(b);
+                    if let Some(b) = base {
+                        bases.extend(self.js_bases(b));
                     }
                 }
                 let body = v.field(Field::BODY).unwrap_or(v);
@@ -349,7 +349,24 @@ impl<'t> Extractor<'_, 't> {
             self.home_assigned();
         }
         self.attach_methods();
+        if self.lang.is_js_family() {
+            self.anon_class_methods();
+        }
         self.break_cycles();
+    }
+
+    /// The methods of a class expression bound to no name are anonymous functions: their calls
+    /// belong to the named scope around the class.
+    fn anon_class_methods(&mut self) {
+        let anon: Vec<bool> = self.facts.defs.iter().map(Def::is_anon_class).collect();
+        if !anon.contains(&true) {
+            return;
+        }
+        for d in &mut self.facts.defs {
+            if d.kind == DefKind::Func && d.parent.is_some_and(|p| anon[p as usize]) {
+                d.kind = DefKind::Scope;
+            }
+        }
     }
 
     /// Rust `impl` blocks, Go receivers and C++ `Foo::bar` definitions: the method belongs to
@@ -484,7 +501,19 @@ impl<'t> Extractor<'_, 't> {
                         // A JavaScript method's decorators make its value (a standard decorator
                         // returns the method that replaces it), as Python's do: listed
                         // outermost first, in source order.
+                        // A decorator factory's call (`@Injectable(TOKEN)`) is a call of its own;
+                        // what it returns is called with the class (or, on a constructor's
+                        // parameter, `@Inject(TOKEN)`, with the class too) by the scope defining
+                        // it. A method's factory decorators are left as they were: what the
+                        // method is then called through is not followed.
+                        let factory = n.kind() == "call_expression";
+                        let on_method = decorates
+                            .is_some_and(|d| self.facts.defs[d as usize].kind != DefKind::Class);
+                        if factory && on_method {
+                            continue;
+                        }
                         if self.lang.is_js_family()
+                            && !factory
                             && let Some(d) = decorates
                             && self.facts.defs[d as usize].kind == DefKind::Func
                         {
@@ -532,8 +561,34 @@ impl<'t> Extractor<'_, 't> {
                 } => self.assign(node, left, right, ty),
                 Pending::Bind(n) if self.lang.is_js_family() && self.for_of(n) => {}
                 Pending::Bind(n) => {
-                    let scope = self.scope_of(n.start_byte() as u32);
-                    let line = n.start_position().row as u32 + 1;
+                    let mut scope = self.scope_of(n.start_byte() as u32);
+                    let mut line = n.start_position().row as u32 + 1;
+                    // A TypeScript parameter is its function's, though written before the body
+                    // an arrow's scope spans: `(c) => c.get()` at the top must not hide a
+                    // top-level `c`. Outside that span, it is bound where the function starts.
+                    let function = n
+                        .parent()
+                        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
+                        .and_then(|p| p.parent())
+                        .filter(|ps| ps.kind() == "formal_parameters")
+                        .and_then(|ps| ps.parent());
+                    // The parameters of a signature without a body (`abstract read(key: string)`,
+                    // an interface's method, a function type `(c: Container) => T`) are read
+                    // nowhere: bound in the class or function around them, they hid its own
+                    // names (`this.key()` in the class with that abstract `read`).
+                    if function.is_some_and(|f| {
+                        f.kind().ends_with("signature")
+                            || matches!(f.kind(), "function_type" | "constructor_type")
+                    }) {
+                        continue;
+                    }
+                    if let Some(owner) =
+                        function.and_then(|f| self.def_at(f, &[DefKind::Func, DefKind::Scope]))
+                        && scope != Some(owner)
+                    {
+                        scope = Some(owner);
+                        line = self.facts.defs[owner as usize].start_line;
+                    }
                     for id in identifiers(n) {
                         let name = self.text(id);
                         self.facts.binds.push(BindFact { scope, name, line });

@@ -657,6 +657,9 @@ impl<'t> Extractor<'_, 't> {
                     // C# wraps each argument.
                     args.push(ch.named_child(0).and_then(|v| self.segs(v)));
                 }
+                // An anonymous function handed over is a value too: where the callee calls
+                // it gives its parameters their arguments (a factory given the container).
+                _ if self.lang.is_js_family() => args.push(self.returned(ch)),
                 _ => args.push(self.segs(ch)),
             }
         }

@@ -109,6 +109,17 @@ pub struct Def {
     pub written_in: Option<u32>,
 }
 
+/// The name of a JavaScript class expression bound to no name (`(Base) => class extends Base
+/// {}`): no node, its methods anonymous functions, yet a class whose members are looked up.
+pub const ANON_CLASS: &str = "<class>";
+
+impl Def {
+    /// A class expression bound to no name ([`ANON_CLASS`]).
+    pub fn is_anon_class(&self) -> bool {
+        self.kind == DefKind::Class && self.name == ANON_CLASS
+    }
+}
+
 /// A call site.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CallSite {

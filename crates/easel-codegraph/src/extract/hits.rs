@@ -17,7 +17,11 @@ impl<'s, 't> Extractor<'s, 't> {
     ) {
         let lang = self.lang;
         let name_text = name.map(|n| self.text(n)).unwrap_or_default();
-        let bases = bases.iter().filter_map(|b| self.segs(*b)).collect();
+        let bases = if lang.is_js_family() {
+            bases.iter().flat_map(|b| self.js_bases(*b)).collect()
+        } else {
+            bases.iter().filter_map(|b| self.segs(*b)).collect()
+        };
         let body = body.unwrap_or(n);
         if lang.is_js_family() {
             self.name_fields(body);

@@ -208,18 +208,21 @@ pub(super) fn plain_key(k: Node) -> bool {
 }
 
 /// Array methods whose callback takes the elements, by the callback parameter that does.
-const ELEMENT_CALLBACKS: &[(&str, usize)] = &[
-    ("forEach", 0),
-    ("map", 0),
-    ("filter", 0),
-    ("some", 0),
-    ("every", 0),
-    ("find", 0),
-    ("findIndex", 0),
-    ("findLast", 0),
-    ("flatMap", 0),
-    ("reduce", 1),
-    ("reduceRight", 1),
+const ELEMENT_CALLBACKS: &[(&str, &[usize])] = &[
+    ("forEach", &[0]),
+    ("map", &[0]),
+    ("filter", &[0]),
+    ("some", &[0]),
+    ("every", &[0]),
+    ("find", &[0]),
+    ("findIndex", &[0]),
+    ("findLast", &[0]),
+    ("flatMap", &[0]),
+    ("reduce", &[1]),
+    ("reduceRight", &[1]),
+    // A comparator takes two elements.
+    ("sort", &[0, 1]),
+    ("toSorted", &[0, 1]),
 ];
 
 impl<'t> Extractor<'_, 't> {
@@ -422,7 +425,7 @@ impl<'t> Extractor<'_, 't> {
         let [recv @ .., Seg::Name(m)] = callee else {
             return;
         };
-        let Some(&(_, pos)) = ELEMENT_CALLBACKS.iter().find(|(n, _)| n == m) else {
+        let Some(&(_, positions)) = ELEMENT_CALLBACKS.iter().find(|(n, _)| n == m) else {
             return;
         };
         if recv.is_empty() {
@@ -437,27 +440,29 @@ impl<'t> Extractor<'_, 't> {
         let Some(d) = self.def_at(cb, &[DefKind::Scope, DefKind::Func]) else {
             return;
         };
-        let def = &self.facts.defs[d as usize];
-        let Some(p) = def.params.get(pos).cloned() else {
-            return;
-        };
-        let line = def.start_line;
-        let mut value = recv.to_vec();
-        value.push(Seg::Iter);
-        // A pattern (`([name, fn]) => fn()`): its names take the parts of each element.
-        if p.starts_with('{') {
-            let pattern = cb
-                .field(Field::PARAMETERS)
-                .and_then(|ps| named_parts(ps).into_iter().nth(pos))
-                .and_then(js_pattern);
-            if let Some(pattern) = pattern {
-                self.destructure(Some(d), line, pattern, value, 0);
+        for &pos in positions {
+            let def = &self.facts.defs[d as usize];
+            let Some(p) = def.params.get(pos).cloned() else {
+                continue;
+            };
+            let line = def.start_line;
+            let mut value = recv.to_vec();
+            value.push(Seg::Iter);
+            // A pattern (`([name, fn]) => fn()`): its names take the parts of each element.
+            if p.starts_with('{') {
+                let pattern = cb
+                    .field(Field::PARAMETERS)
+                    .and_then(|ps| named_parts(ps).into_iter().nth(pos))
+                    .and_then(js_pattern);
+                if let Some(pattern) = pattern {
+                    self.destructure(Some(d), line, pattern, value, 0);
+                }
+                continue;
             }
-            return;
+            self.facts
+                .assigns
+                .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
         }
-        self.facts
-            .assigns
-            .push(AssignFact::plain(Some(d), vec![p], Some(value), line));
     }
 
     /// `for (const f of fns)`: `f` takes the values of `fns` (a `for ... in` takes keys, which
@@ -822,7 +827,7 @@ impl<'t> Extractor<'_, 't> {
         let name = match (&path, bound.or_else(|| n.field(Field::NAME))) {
             (Some(path), _) => path.join("."),
             (None, Some(name)) => self.text(name),
-            (None, None) => return,
+            (None, None) => ANON_CLASS.to_string(),
         };
         if let Some(path) = &path {
             self.assigned.push((n, path[0].clone()));
@@ -841,12 +846,14 @@ impl<'t> Extractor<'_, 't> {
             for part in named_parts(h) {
                 match part.kind() {
                     "extends_clause" => {
-                        bases.extend(part.field(Field::VALUE).and_then(|v| self.segs(v)))
+                        if let Some(v) = part.field(Field::VALUE) {
+                            bases.extend(self.js_bases(v));
+                        }
                     }
                     "implements_clause" => {
                         bases.extend(named_parts(part).into_iter().filter_map(|t| self.segs(t)))
                     }
-                    _ => bases.extend(self.segs(part)),
+                    _ => bases.extend(self.js_bases(part)),
                 }
             }
         }
@@ -871,6 +878,34 @@ impl<'t> Extractor<'_, 't> {
             return Some(vec![Seg::Lambda(d)]);
         }
         self.segs(v)
+    }
+
+    /// The bases a JavaScript `extends` value gives: the value, and for a mixin applied to a
+    /// base (`extends Serializable(Timestamped(Entity))`), the base it is applied to after
+    /// it, so that the class's methods and `super` reach `Entity`'s through the mixins.
+    pub(super) fn js_bases(&self, v: Node) -> Vec<Vec<Seg>> {
+        let mut out = Vec::new();
+        let mut cur = Some(v);
+        while let Some(b) = cur.take() {
+            out.extend(self.segs(b));
+            // Only a name, a path or another mixin's call is a base: reading anything else
+            // here (`makeClass({ ... })`) would make its literals and functions too early.
+            if b.kind() == "call_expression"
+                && out.len() < 8
+                && let Some(a) = b.field(Field::ARGUMENTS)
+            {
+                cur = named_parts(a)
+                    .into_iter()
+                    .find(|x| x.kind() != "comment")
+                    .filter(|x| {
+                        matches!(
+                            x.kind(),
+                            "identifier" | "member_expression" | "call_expression"
+                        )
+                    });
+            }
+        }
+        out
     }
 
     pub(super) fn def_at(&self, n: Node, kinds: &[DefKind]) -> Option<u32> {

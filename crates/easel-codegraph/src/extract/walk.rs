@@ -497,7 +497,14 @@ fn parent_hits<'t>(
         {
             hit(Pat::ExportDefault)
         }
-        K::Decorator if matches!(code, K::Identifier | K::MemberExpression) => hit(Pat::Decorator),
+        K::Decorator
+            if matches!(
+                code,
+                K::Identifier | K::MemberExpression | K::CallExpression
+            ) =>
+        {
+            hit(Pat::Decorator)
+        }
         K::ImportAlias
             if ts
                 && matches!(code, K::Identifier | K::NestedIdentifier)
@@ -665,10 +672,12 @@ fn class_bases<'t>(t: &Table, class: Node<'t>, ts: bool) -> Vec<Node<'t>> {
         match (t.code(part), code) {
             (K::ClassHeritage, K::ClassDeclaration) if !ts => {
                 let mut cc = part.walk();
-                out.extend(
-                    part.named_children(&mut cc)
-                        .filter(|b| matches!(t.code(*b), K::Identifier | K::MemberExpression)),
-                );
+                out.extend(part.named_children(&mut cc).filter(|b| {
+                    matches!(
+                        t.code(*b),
+                        K::Identifier | K::MemberExpression | K::CallExpression
+                    )
+                }));
             }
             (K::ClassHeritage, K::ClassDeclaration | K::AbstractClassDeclaration) => {
                 let mut cc = part.walk();

@@ -469,6 +469,14 @@ impl<'a> Resolver<'a> {
     }
 
     pub(super) fn own_member(&self, c: Ref, name: &str, depth: u32) -> Vec<Val> {
+        // Copied onto the prototype after the class was made, a mixin's method replaces the
+        // class's own, and a later mixin's an earlier one's.
+        for m in self.mixins_of(c, depth).into_iter().rev() {
+            let v = self.own_member(m, name, depth);
+            if !v.is_empty() {
+                return v;
+            }
+        }
         for part in self.class_parts(c) {
             if let Some(bs) = self.idx[part.file as usize]
                 .bindings
@@ -769,6 +777,13 @@ impl<'a> Resolver<'a> {
                     Val::Func(k) if k != c && def.has_proto && self.def(k).has_proto => out.push(k),
                     _ => {}
                 }
+            }
+        }
+        // Mixins copied onto the prototype come after the class it extends: `super` does not
+        // see them, and `this` in them is an instance of the class.
+        for m in self.mixins_of(c, depth) {
+            if !out.contains(&m) {
+                out.push(m);
             }
         }
         out

@@ -6,7 +6,10 @@ use super::*;
 /// Whether a file's index is built from call `c` (`xs.append(f)` puts `f` into `xs`): such
 /// calls are part of what other files see of the file ([`same_interface`]).
 pub(super) fn index_reads_call(f: &FileFacts, c: &CallSite) -> bool {
-    if c.field_init || (f.lang.is_js_family() && super::handoffs::is_handoff(c)) {
+    if c.field_init
+        || (f.lang.is_js_family()
+            && (super::handoffs::is_handoff(c) || super::mixins::mixin_target(c).is_some()))
+    {
         return true;
     }
     match c.callee.as_slice() {

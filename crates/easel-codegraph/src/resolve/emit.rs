@@ -34,7 +34,10 @@ impl<'a> Resolver<'a> {
                 end_line: f.lines.max(1),
             });
             for (d, def) in f.defs.iter().enumerate() {
-                if def.merged_into.is_some() || matches!(def.kind, DefKind::Impl | DefKind::Scope) {
+                if def.merged_into.is_some()
+                    || matches!(def.kind, DefKind::Impl | DefKind::Scope)
+                    || def.is_anon_class()
+                {
                     continue;
                 }
                 let rf = Ref {
@@ -81,7 +84,8 @@ impl<'a> Resolver<'a> {
             if let Some(m) = pd.merged_into {
                 return Some(m);
             }
-            if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope {
+            // A class bound to no name is no node, as an anonymous function is not.
+            if pd.kind != DefKind::Impl && pd.kind != DefKind::Scope && !pd.is_anon_class() {
                 return Some(pi);
             }
             p = pd.parent;

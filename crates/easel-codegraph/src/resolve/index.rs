@@ -205,8 +205,11 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     // Priority at the same line: unknown < assignment < import < definition.
     for (i, d) in f.defs.iter().enumerate() {
         // An object literal's name is bound by its assignment, to the literal itself.
+        // A method of a class bound to no name is anonymous, yet a member of its class.
+        let anon_method = d.kind == DefKind::Scope
+            && d.parent.is_some_and(|p| f.defs[p as usize].is_anon_class());
         if (d.kind == DefKind::Impl && d.merged_into.is_some())
-            || d.kind == DefKind::Scope
+            || (d.kind == DefKind::Scope && !anon_method)
             || d.is_object
         {
             continue;
@@ -549,6 +552,11 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
     } else {
         HashSet::new()
     };
+    let proto_mixins = if f.lang.is_js_family() {
+        super::mixins::proto_mixins(f)
+    } else {
+        HashMap::new()
+    };
     let mut returns: HashMap<DefId, Vec<u32>> = HashMap::new();
     for (i, r) in f.returns.iter().enumerate() {
         if let Some(s) = r.scope {
@@ -565,6 +573,7 @@ pub(super) fn build_index(f: &FileFacts, init_dirs: &HashSet<&str>) -> FileIndex
         field_adds,
         field_inits,
         field_handoffs,
+        proto_mixins,
         elem_assigns,
         elem_adds,
         elem_keyed,

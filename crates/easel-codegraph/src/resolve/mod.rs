@@ -69,6 +69,7 @@ mod handoffs;
 mod imports;
 mod index;
 mod listeners;
+mod mixins;
 mod renderers;
 mod scope;
 mod summary;
@@ -245,6 +246,9 @@ struct FileIndex {
     /// JavaScript: class → field → the methods it calls on the field's value handing itself
     /// over, with the position of `this` (see `handoffs`).
     field_handoffs: HashMap<(DefId, String), Vec<(String, u32)>>,
+    /// JavaScript: class name → the calls `Object.assign(Name.prototype, A, B)` of the file,
+    /// which copy the methods of `A` and `B` onto the class (see `mixins`).
+    proto_mixins: HashMap<String, Vec<u32>>,
     /// JavaScript: first parameters of the file's top-level functions (a JSX factory's
     /// `type`; see `renderers`).
     first_params: HashSet<String>,
@@ -383,6 +387,9 @@ pub(crate) type FileBases = (Vec<(DefId, Vec<Ref>)>, Vec<Dep>);
 /// barrels inside an argument takes that many steps).
 const MAX_DEPTH: u32 = 12;
 
+/// A memoized instance attribute: its name, values and what computing them read.
+type AttrMemo = (String, Memo<Vec<Val>>);
+
 /// A function's parameter, by position.
 type ParamKey = (Ref, u32);
 
@@ -408,7 +415,7 @@ thread_local! {
     /// parameters take arguments, by class, name and the depth they were asked at (a value
     /// asked for deeper is cut shorter), as [`PARAM_MEMO`]: every `this.x` read in a file's
     /// methods evaluates the assignments to `x` again otherwise.
-    static ATTR_MEMO: std::cell::RefCell<HashMap<(Ref, u32), Vec<(String, Memo<Vec<Val>>)>>> =
+    static ATTR_MEMO: std::cell::RefCell<HashMap<(Ref, u32), Vec<AttrMemo>>> =
         std::cell::RefCell::new(HashMap::default());
     static PARAM_MEMO: std::cell::RefCell<HashMap<ParamKey, Memo<Vec<Val>>>> =
         std::cell::RefCell::new(HashMap::default());

@@ -154,6 +154,7 @@ impl<'a> Resolver<'a> {
                 {
                     let mut out = self.eval(fi, outer, &path, None, depth + 1);
                     out.extend(self.this_given(fi, scope, depth));
+                    out.extend(self.this_of_mixin(fi, scope));
                     dedup(&mut out);
                     return out;
                 }
@@ -286,7 +287,7 @@ impl<'a> Resolver<'a> {
 
     /// The innermost function around `scope` (blocks and arrows are not); `None` at the top
     /// of a file.
-    fn innermost_func(&self, fi: FileId, scope: Option<DefId>) -> Option<DefId> {
+    pub(super) fn innermost_func(&self, fi: FileId, scope: Option<DefId>) -> Option<DefId> {
         let defs = &self.files[fi as usize].defs;
         let mut cur = scope;
         while let Some(d) = cur {
@@ -463,6 +464,14 @@ impl<'a> Resolver<'a> {
                 match f.defs[d as usize].kind {
                     DefKind::Class | DefKind::Impl => vec![Val::Class(r)],
                     DefKind::Func => self.decorated(r, depth + 1),
+                    // A method of a class bound to no name: anonymous (no node), but what runs.
+                    DefKind::Scope
+                        if f.defs[d as usize]
+                            .parent
+                            .is_some_and(|p| f.defs[p as usize].is_anon_class()) =>
+                    {
+                        vec![Val::Func(r)]
+                    }
                     DefKind::Scope => Vec::new(),
                 }
             }
