@@ -241,20 +241,7 @@ impl<'a> Resolver<'a> {
             if self.shared_variable(r.file, reg.scope, n2, 0).as_ref() != Some(&var) {
                 continue;
             }
-            let calls = &self.files.untracked().get(r.file as usize).calls;
-            let listeners = calls
-                .iter()
-                .skip(r.def as usize + 1)
-                .take_while(|c| c.via == Some(r.def));
-            for cb in listeners {
-                for v in self.eval(r.file, cb.scope, &cb.callee, Some(cb.line), 0) {
-                    match v {
-                        Val::Func(f) => out.push((f, false)),
-                        Val::Bound(f) => out.push((f, true)),
-                        _ => {}
-                    }
-                }
-            }
+            self.registered_listeners(*r, false, &mut out);
         }
         out
     }
@@ -341,29 +328,35 @@ impl<'a> Resolver<'a> {
             if !classes.iter().any(|&c| self.mro(c, 0).contains(&k)) {
                 continue;
             }
-            let calls = &self.files.untracked().get(r.file as usize).calls;
-            let listeners = calls
-                .iter()
-                .skip(r.def as usize + 1)
-                .take_while(|c| c.via == Some(r.def));
-            for cb in listeners {
-                for v in self.eval(r.file, cb.scope, &cb.callee, Some(cb.line), 0) {
-                    match v {
-                        Val::Func(f) => out.push((f, false)),
-                        Val::Bound(f) => out.push((f, true)),
-                        // `addEventListener('x', obj)`: the DOM calls `obj.handleEvent(e)`.
-                        Val::Instance(c) if m == "addEventListener" => {
-                            for h in self.class_member(c, "handleEvent", 0, false) {
-                                if let Val::Func(f) | Val::Bound(f) = h {
-                                    out.push((f, true));
-                                }
+            self.registered_listeners(*r, m == "addEventListener", &mut out);
+        }
+        out
+    }
+
+    /// The functions the registration `r` (a [`Ref`] whose `def` is the call's index) hands
+    /// over as listeners: the callback calls that follow it. With `dom`, an object listener
+    /// too (`addEventListener('x', obj)`: the DOM calls `obj.handleEvent(e)`).
+    fn registered_listeners(&self, r: Ref, dom: bool, out: &mut Vec<(Ref, bool)>) {
+        let calls = &self.files.untracked().get(r.file as usize).calls;
+        let listeners = calls
+            .iter()
+            .skip(r.def as usize + 1)
+            .take_while(|c| c.via == Some(r.def));
+        for cb in listeners {
+            for v in self.eval(r.file, cb.scope, &cb.callee, Some(cb.line), 0) {
+                match v {
+                    Val::Func(f) => out.push((f, false)),
+                    Val::Bound(f) => out.push((f, true)),
+                    Val::Instance(c) if dom => {
+                        for h in self.class_member(c, "handleEvent", 0, false) {
+                            if let Val::Func(f) | Val::Bound(f) = h {
+                                out.push((f, true));
                             }
                         }
-                        _ => {}
                     }
+                    _ => {}
                 }
             }
         }
-        out
     }
 }
