@@ -939,3 +939,7 @@ fn same_interface(old: &State, o: usize, facts: &Files, fi: usize, before: &Befo
 fn sorted_difference<'k>(a: &'k [u64], b: &'k [u64]) -> impl Iterator<Item = u64> + 'k {
     a.iter().copied().filter(|k| b.binary_search(k).is_err())
 }
+
+#[cfg(test)]
+#[path = "incremental_tests.rs"]
+mod tests;
