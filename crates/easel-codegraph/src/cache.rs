@@ -465,7 +465,7 @@ const STATE_FILE: &str = "resolve.bin";
 /// resolver's rules change what a unit returns or what `resolve::summarize` makes of a file
 /// (a new global table, other names in `py_used`, ...): kept results and summaries of
 /// unchanged files are reused as they are.
-const STATE_FORMAT: &str = "state-9";
+const STATE_FORMAT: &str = "state-10";
 
 /// The resolution state of the last build, for an incremental build; a missing, old or
 /// damaged state is none (the build then resolves everything).

@@ -75,11 +75,13 @@ use crate::kept_graph::{self, KeptGraph, Piece, Pieces};
 use crate::kept_reads::{Got, Reads, Table, renumber};
 use crate::model::Graph;
 use crate::resolve::{
-    FileBases, FirstPass, ImportTargets, PARAM_ROUNDS, Pass1, Redo, Resolver, Summary, summarize,
+    FileBases, FirstPass, ImportTargets, PARAM_ROUNDS, Pass1, Redo, Resolver, Round, Summary,
+    summarize, with_round,
 };
 use foldhash::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// What the last build resolved, per file, with what each result read. The graph itself is
 /// kept apart (`graph.bin`, under the digest `graph`): each file's pieces of it are found by
@@ -124,9 +126,9 @@ struct FileState {
     /// What may change each call the first pass left open, in order ([`Redo`]).
     pass1_redo: Vec<Redo>,
     pass1_deps: Reads,
-    /// Each round of the first pass with parameter flow (`PARAM_ROUNDS`): its result where it
-    /// differs from the first pass, and what it read.
-    rounds: Vec<Option<Vec<Pass1>>>,
+    /// Each round of the first pass with parameter flow (`PARAM_ROUNDS`): the calls whose
+    /// result differs from the first pass ([`Round`]), and what it read.
+    rounds: Vec<Round>,
     rounds_deps: Vec<Reads>,
     pass2_deps: Reads,
     /// How many nodes, `CONTAINS` edges, other edges, unresolved and builtin calls the file
@@ -162,6 +164,12 @@ struct Plan<'s> {
     /// New files whose calls alone changed ([`crate::resolve::same_interface`]): results of
     /// other files that did not read their calls still hold, and refer to them as before.
     body_only: Vec<bool>,
+    /// Whether every file kept its number (`remap` is the identity where it is defined), so
+    /// that a kept result that names only remapped files holds as it is, and is moved out of
+    /// the old state rather than copied call by call.
+    same_numbers: bool,
+    /// Whether every old file has a new number: then any kept result names only those.
+    all_remapped: bool,
 }
 
 /// What the last build knew of the files that changed since: their summaries (those not
@@ -183,6 +191,14 @@ impl<'s> Plan<'s> {
             file: (*self.remap.get(r.file as usize)?)?,
             def: r.def,
         })
+    }
+
+    /// Whether a kept result that names files by `refs` holds as it is: the numbering did not
+    /// change and every file it names is still there.
+    fn as_is(&self, mut refs: impl Iterator<Item = Ref>) -> bool {
+        self.same_numbers
+            && (self.all_remapped
+                || refs.all(|r| self.remap.get(r.file as usize).is_some_and(Option::is_some)))
     }
 
     fn clean(&self, deps: &Reads) -> bool {
@@ -239,6 +255,9 @@ pub(crate) fn resolve<'a>(
     // changed and new files' facts are decoded for the tables.
     let mut kept_summaries: Vec<Option<Summary>> = Vec::new();
     let mut old_ids: HashMap<&str, usize> = HashMap::default();
+    let mut old_pass1: Vec<Vec<Pass1>> = Vec::new();
+    let mut old_redo: Vec<Vec<Redo>> = Vec::new();
+    let mut old_rounds: Vec<Vec<Round>> = Vec::new();
     if let Some(o) = &mut old
         && o.init_dirs == init
         && o.files.len() == o.paths.len()
@@ -248,6 +267,12 @@ pub(crate) fn resolve<'a>(
             .iter_mut()
             .map(|f| Some(std::mem::take(&mut f.summary)))
             .collect();
+        // Owned apart from the state, so that results kept as they are can be moved out.
+        for f in &mut o.files {
+            old_pass1.push(std::mem::take(&mut f.pass1));
+            old_redo.push(std::mem::take(&mut f.pass1_redo));
+            old_rounds.push(std::mem::take(&mut f.rounds));
+        }
     }
     if let Some(o) = &old
         && !kept_summaries.is_empty()
@@ -391,27 +416,48 @@ pub(crate) fn resolve<'a>(
     r.set_imports(targets);
     tracing::debug!(ms = t.elapsed().as_millis(), "bases and imports");
 
-    // First pass, then the callers table.
-    let first: Vec<(FirstPass, Got, bool)> = (0..n)
+    // First pass, then the callers table. A kept result that holds as it is comes back as
+    // `None` and is moved out of the old state once the callers table's dirty keys are known.
+    let first: Vec<(Option<FirstPass>, Got, bool)> = (0..n)
         .into_par_iter()
         .map(|fi| {
             if let Some(p) = &plan
                 && let Some(st) = p.reusable(fi, |s| &s.pass1_deps)
-                && let Some(v) = st
-                    .pass1
+                && let Some(o) = p.same[fi]
+            {
+                let (Some(pass1), Some(redo)) = (old_pass1.get(o), old_redo.get(o)) else {
+                    let (v, deps) = r.file_pass1(fi as FileId);
+                    return (Some(v), Got::New(r.stable(&deps)), true);
+                };
+                let refs = pass1
+                    .iter()
+                    .flat_map(|c| c.targets().unwrap_or(&[]).iter().map(|t| t.0))
+                    .chain(
+                        redo.iter()
+                            .flat_map(|x| match x {
+                                Redo::Always => &[][..],
+                                Redo::One(f) => std::slice::from_ref(f),
+                                Redo::Many(fs) => fs,
+                            })
+                            .copied(),
+                    );
+                if p.as_is(refs) {
+                    return (None, Got::Kept(&st.pass1_deps), false);
+                }
+                if let Some(v) = pass1
                     .iter()
                     .map(|c| remap_pass1(p, c))
                     .collect::<Option<Vec<_>>>()
-                && let Some(redo) = st
-                    .pass1_redo
-                    .iter()
-                    .map(|x| remap_redo(p, x))
-                    .collect::<Option<Vec<_>>>()
-            {
-                return ((v, redo), Got::Kept(&st.pass1_deps), false);
+                    && let Some(redo) = redo
+                        .iter()
+                        .map(|x| remap_redo(p, x))
+                        .collect::<Option<Vec<_>>>()
+                {
+                    return (Some((v, redo)), Got::Kept(&st.pass1_deps), false);
+                }
             }
             let (v, deps) = r.file_pass1(fi as FileId);
-            (v, Got::New(r.stable(&deps)), true)
+            (Some(v), Got::New(r.stable(&deps)), true)
         })
         .collect();
     if let Some(p) = &mut plan {
@@ -419,28 +465,44 @@ pub(crate) fn resolve<'a>(
             .iter()
             .enumerate()
             .filter(|f| f.1.2)
-            .map(|(fi, f)| (fi, &f.0.0[..]));
-        let more = p.callers_changed(facts, redone, |s| &s.pass1);
+            .filter_map(|(fi, f)| Some((fi, &f.0.as_ref()?.0[..])));
+        let more = p.callers_changed(facts, redone, |o| {
+            Cow::Borrowed(old_pass1.get(o).map_or(&[][..], |v| &v[..]))
+        });
         p.add_dirty(more);
     }
     reuse.pass1_redone = first.iter().filter(|f| f.2).count();
     let pass1_redone: Vec<bool> = first.iter().map(|f| f.2).collect();
-    let (first, pass1_deps): (Vec<FirstPass>, Vec<Got>) =
-        first.into_iter().map(|(v, d, _)| (v, d)).unzip();
-    let (first, redo): (Vec<Vec<Pass1>>, Vec<Vec<Redo>>) = first.into_iter().unzip();
+    // Old files whose first pass was moved over (to the same number).
+    let mut moved = vec![false; old_pass1.len()];
+    let mut pass1_deps = Vec::with_capacity(n);
+    let mut first_all = Vec::with_capacity(n);
+    let mut redo = Vec::with_capacity(n);
+    for (fi, (v, d, _)) in first.into_iter().enumerate() {
+        let (v, x) = v.unwrap_or_else(|| {
+            moved[fi] = true;
+            (
+                std::mem::take(&mut old_pass1[fi]),
+                std::mem::take(&mut old_redo[fi]),
+            )
+        });
+        first_all.push(v);
+        redo.push(x);
+        pass1_deps.push(d);
+    }
+    let first = first_all;
     r.set_pass1(&first);
     tracing::debug!(ms = t.elapsed().as_millis(), "first pass");
 
     // Rounds of the first pass with parameters taking arguments, as in a full build
     // (`Resolver::into_graph`), each unit reused when its file and reads are as they were;
     // the callers table of each round is dirty where the results it is made from changed.
-    // A file's round is kept only where it differs from the file's first pass (`None`: the
-    // same), which most files' are: nothing is copied for them.
-    let mut rounds: Vec<Vec<Option<Vec<Pass1>>>> = vec![Vec::new(); n];
+    // A file's round keeps only the calls it changed ([`Round`]), most files' none.
+    let mut rounds: Vec<Vec<Round>> = vec![Vec::new(); n];
     let mut rounds_deps: Vec<Vec<Got>> = (0..n).map(|_| Vec::new()).collect();
-    let mut cur: Vec<Option<Vec<Pass1>>> = vec![None; n];
+    let mut cur: Vec<Round> = vec![Vec::new(); n];
     for k in 0..PARAM_ROUNDS {
-        let round: Vec<(Option<Vec<Pass1>>, Got, bool)> = (0..n)
+        let round: Vec<(Option<Round>, Got, bool)> = (0..n)
             .into_par_iter()
             .map(|fi| {
                 if let Some(p) = &plan
@@ -449,20 +511,26 @@ pub(crate) fn resolve<'a>(
                     && let Some(d) = p.old.files[o].rounds_deps.get(k)
                     && p.clean(d)
                 {
-                    let kept = match old_round(&p.old.files[o], k) {
-                        None => Some(None),
-                        Some(v) => v
-                            .iter()
-                            .map(|c| remap_pass1(p, c))
-                            .collect::<Option<Vec<_>>>()
-                            .map(Some),
-                    };
-                    if let Some(v) = kept {
-                        return (v, Got::Kept(d), false);
+                    let was: &[(u32, Pass1)] = old_rounds
+                        .get(o)
+                        .and_then(|r| r.get(k))
+                        .map_or(&[], |v| &v[..]);
+                    let refs = was
+                        .iter()
+                        .flat_map(|(_, c)| c.targets().unwrap_or(&[]).iter().map(|t| t.0));
+                    if p.as_is(refs) {
+                        return (None, Got::Kept(d), false);
+                    }
+                    if let Some(v) = was
+                        .iter()
+                        .map(|(ci, c)| Some((*ci, remap_pass1(p, c)?)))
+                        .collect::<Option<Round>>()
+                    {
+                        return (Some(v), Got::Kept(d), false);
                     }
                 }
                 let (v, deps) = r.file_round(fi as FileId, &first[fi], &redo[fi]);
-                (v, Got::New(r.stable(&deps)), true)
+                (Some(v), Got::New(r.stable(&deps)), true)
             })
             .collect();
         if let Some(p) = &mut plan {
@@ -470,13 +538,33 @@ pub(crate) fn resolve<'a>(
                 .iter()
                 .enumerate()
                 .filter(|r| r.1.2)
-                .map(|(fi, r)| (fi, r.0.as_deref().unwrap_or(&first[fi])));
-            let more = p.callers_changed(facts, redone, |s| round_or_first(s, k));
+                .map(|(fi, r)| (fi, with_round(&first[fi], r.0.as_deref().unwrap_or(&[]))));
+            let old_view = |o: usize| -> Cow<'_, [Pass1]> {
+                let base: &[Pass1] = if moved.get(o).copied().unwrap_or(false) {
+                    first.get(o).map_or(&[], |v| &v[..])
+                } else {
+                    old_pass1.get(o).map_or(&[], |v| &v[..])
+                };
+                match old_rounds.get(o).and_then(|r| r.get(k)) {
+                    Some(v) if !v.is_empty() => Cow::Owned(with_round(base, v)),
+                    _ => Cow::Borrowed(base),
+                }
+            };
+            let redone: Vec<(usize, Vec<Pass1>)> = redone.collect();
+            let more =
+                p.callers_changed(facts, redone.iter().map(|(fi, v)| (*fi, &v[..])), old_view);
             p.add_dirty(more);
         }
         reuse.rounds_redone += round.iter().filter(|r| r.2).count();
         let mut next = Vec::with_capacity(n);
         for (fi, (v, d, _)) in round.into_iter().enumerate() {
+            let v = v.unwrap_or_else(|| {
+                old_rounds
+                    .get_mut(fi)
+                    .and_then(|r| r.get_mut(k))
+                    .map(std::mem::take)
+                    .unwrap_or_default()
+            });
             rounds[fi].push(v.clone());
             rounds_deps[fi].push(d);
             next.push(v);
@@ -625,16 +713,6 @@ fn bases_stable(paths: &[String], b: &[(u32, Vec<Ref>)]) -> Vec<(u32, Vec<u64>)>
         .collect()
 }
 
-/// The result of round `k` of a file's kept state where it differs from the file's first pass.
-fn old_round(s: &FileState, k: usize) -> Option<&[Pass1]> {
-    s.rounds.get(k).and_then(Option::as_deref)
-}
-
-/// What round `k` of a file's kept state gave.
-fn round_or_first(s: &FileState, k: usize) -> &[Pass1] {
-    old_round(s, k).unwrap_or(&s.pass1)
-}
-
 /// The keys of the callers table that a file's first-pass (or round) results add to.
 fn callers_sig(paths: &[String], v: &[Pass1]) -> Vec<u64> {
     v.iter()
@@ -702,23 +780,24 @@ impl Plan<'_> {
     /// The keys of the callers table that redone first-pass (or round) results change:
     /// `redone` gives each redone file's new results, `old` what the kept state had for it.
     /// Who calls what, and where: the sites themselves count, not only the targets.
-    fn callers_changed<'v>(
+    fn callers_changed<'v, 'o>(
         &self,
         facts: &Files,
         redone: impl Iterator<Item = (usize, &'v [Pass1])>,
-        old: impl Fn(&FileState) -> &[Pass1],
+        old: impl Fn(usize) -> Cow<'o, [Pass1]>,
     ) -> Vec<u64> {
         let new_paths = self.new_paths(facts);
         let mut more = Vec::new();
         for (fi, v) in redone {
             let new = callers_sig(&new_paths, v);
-            let old_state = self.same_path(fi, facts).map(|o| &self.old.files[o]);
-            let old_sig = old_state
-                .map(|s| callers_sig(&self.old.paths, old(s)))
+            let was = self.same_path(fi, facts).map(&old);
+            let old_sig = was
+                .as_deref()
+                .map(|s| callers_sig(&self.old.paths, s))
                 .unwrap_or_default();
             let same_sites = self.same_outside(fi)
-                && old_state.is_some_and(|s| {
-                    pass1_stable(&self.old.paths, old(s)) == pass1_stable(&new_paths, v)
+                && was.as_deref().is_some_and(|s| {
+                    pass1_stable(&self.old.paths, s) == pass1_stable(&new_paths, v)
                 });
             if !same_sites {
                 more.extend(old_sig);
@@ -729,7 +808,7 @@ impl Plan<'_> {
             if self.remap[o].is_some() {
                 continue;
             }
-            more.extend(callers_sig(&self.old.paths, old(&self.old.files[o])));
+            more.extend(callers_sig(&self.old.paths, &old(o)));
         }
         more
     }
@@ -823,7 +902,15 @@ fn plan<'s>(
     if set_changed {
         dirty.insert(crate::deps::all_paths_key());
     }
+    let same_numbers = old.paths.len() == facts.len()
+        && remap
+            .iter()
+            .enumerate()
+            .all(|(o, f)| f.is_none_or(|f| f as usize == o));
+    let all_remapped = remap.iter().all(Option::is_some);
     Plan {
+        same_numbers,
+        all_remapped,
         dirty_reads: dirty_reads(&old.table.hashes, &dirty),
         old,
         same,
@@ -852,3 +939,7 @@ fn same_interface(old: &State, o: usize, facts: &Files, fi: usize, before: &Befo
 fn sorted_difference<'k>(a: &'k [u64], b: &'k [u64]) -> impl Iterator<Item = u64> + 'k {
     a.iter().copied().filter(|k| b.binary_search(k).is_err())
 }
+
+#[cfg(test)]
+#[path = "incremental_tests.rs"]
+mod tests;

@@ -13,6 +13,22 @@ use super::*;
 /// `di/plugin_hooks_tapable`): fields are per class, not per instance.
 pub(crate) const PARAM_ROUNDS: usize = 1;
 
+/// What a round of the first pass changed in one file: each call whose result differs from
+/// the first pass, by index, ascending. Most rounds change a few calls of a file, if any, so
+/// this is what is compared, kept and written, not a copy of every call.
+pub(crate) type Round = Vec<(u32, Pass1)>;
+
+/// A file's first pass with a round's changes applied.
+pub(crate) fn with_round(first: &[Pass1], round: &[(u32, Pass1)]) -> Vec<Pass1> {
+    let mut all = first.to_vec();
+    for (ci, p) in round {
+        if let Some(c) = all.get_mut(*ci as usize) {
+            *c = p.clone();
+        }
+    }
+    all
+}
+
 impl<'a> Resolver<'a> {
     /// The nodes of file `fi` and their CONTAINS edges: a function of the file alone.
     pub(crate) fn file_nodes(&self, fi: FileId) -> (Vec<Node>, Vec<Edge>) {
@@ -250,11 +266,11 @@ impl<'a> Resolver<'a> {
         r.set_pass1(&first);
         // Calls found through parameters reach more functions, whose parameters then take
         // more arguments: a few rounds, until the call sites reaching each function settle.
-        // (`incremental::resolve` does the same rounds.) A file's round is `None` where it is
+        // (`incremental::resolve` does the same rounds.) A file's round is empty where it is
         // its first pass.
-        let mut cur: Vec<Option<Vec<Pass1>>> = vec![None; n as usize];
+        let mut cur: Vec<Round> = vec![Vec::new(); n as usize];
         for _ in 0..PARAM_ROUNDS {
-            let next: Vec<Option<Vec<Pass1>>> = (0..n)
+            let next: Vec<Round> = (0..n)
                 .into_par_iter()
                 .map(|fi| r.file_round(fi, &first[fi as usize], &redo[fi as usize]).0)
                 .collect();
@@ -328,13 +344,13 @@ impl<'a> Resolver<'a> {
 
     /// The first pass of file `fi` again (`first`), with parameters taking the arguments at
     /// the call sites known so far: the calls a parameter was involved in may reach more
-    /// functions: `None` where that changes nothing. And what it read.
+    /// functions: the calls whose result that changes ([`Round`]). And what it read.
     pub(crate) fn file_round(
         &self,
         fi: FileId,
         first: &[Pass1],
         redo: &[Redo],
-    ) -> (Option<Vec<Pass1>>, Vec<Dep>) {
+    ) -> (Round, Vec<Dep>) {
         // Measured on the JavaScript and TypeScript suites only; elsewhere the second pass
         // alone, as before.
         let js = self.files.untracked().lang(fi as usize).is_js_family();
@@ -343,16 +359,17 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .any(|p| matches!(p, Pass1::Retry | Pass1::Partial(_)))
         {
-            return (None, Vec::new());
+            return (Vec::new(), Vec::new());
         }
-        let (v, deps): (Vec<Pass1>, Vec<Dep>) = unit(|| {
+        let (v, deps): (Round, Vec<Dep>) = unit(|| {
             tracked(|| {
                 let calls = &self.files[fi as usize].calls;
                 let mut redo = redo.iter();
                 first
                     .iter()
                     .zip(calls)
-                    .map(|(p, c)| match p {
+                    .enumerate()
+                    .filter_map(|(ci, (p, c))| match p {
                         Pass1::Retry | Pass1::Partial(_) if self.may_change(redo.next()) => {
                             let mut all = p.targets().map(<[_]>::to_vec).unwrap_or_default();
                             for x in self.call_targets(fi, c).unwrap_or_default() {
@@ -360,18 +377,19 @@ impl<'a> Resolver<'a> {
                                     all.push(x);
                                 }
                             }
-                            if all.is_empty() {
+                            let now = if all.is_empty() {
                                 Pass1::Retry
                             } else {
                                 Pass1::Partial(all)
-                            }
+                            };
+                            (now != *p).then_some((ci as u32, now))
                         }
-                        p => p.clone(),
+                        _ => None,
                     })
                     .collect()
             })
         });
-        ((v != first).then_some(v), deps)
+        (v, deps)
     }
 
     /// Whether parameter flow may resolve a call the first pass left open differently: some
@@ -430,37 +448,41 @@ impl<'a> Resolver<'a> {
         self.param_flow = true;
     }
 
-    /// The callers table after a round (`after`, each file's result where it differs from
+    /// The callers table after a round (`after`, each file's calls whose result differs from
     /// its first pass `first`) that followed `before`: the call sites a round found beyond
     /// those before it are added (a round only adds targets to the first pass's), and the
-    /// table is made again only if a target went missing.
-    pub(crate) fn set_round(
-        &mut self,
-        first: &[Vec<Pass1>],
-        before: &[Option<Vec<Pass1>>],
-        after: &[Option<Vec<Pass1>>],
-    ) {
+    /// table is made again only if a target went missing. Only the calls either round
+    /// changed are looked at.
+    pub(crate) fn set_round(&mut self, first: &[Vec<Pass1>], before: &[Round], after: &[Round]) {
         let mut added: Vec<(FileId, u32, Ref, bool)> = Vec::new();
         for (fi, (b, a)) in before.iter().zip(after).enumerate() {
             if b == a {
                 continue;
             }
-            let b = b.as_deref().unwrap_or(&first[fi]);
-            let a = a.as_deref().unwrap_or(&first[fi]);
-            for (ci, (pb, pa)) in b.iter().zip(a).enumerate() {
-                let tb = pb.targets().unwrap_or(&[]);
-                let ta = pa.targets().unwrap_or(&[]);
+            let f = &first[fi];
+            let mut ci: Vec<u32> = b.iter().chain(a).map(|(ci, _)| *ci).collect();
+            ci.sort_unstable();
+            ci.dedup();
+            fn at<'p>(f: &'p [Pass1], r: &'p [(u32, Pass1)], c: u32) -> &'p [(Ref, bool)] {
+                let p = match r.binary_search_by_key(&c, |(ci, _)| *ci) {
+                    Ok(i) => Some(&r[i].1),
+                    Err(_) => f.get(c as usize),
+                };
+                p.and_then(Pass1::targets).unwrap_or(&[])
+            }
+            for c in ci {
+                let (tb, ta) = (at(f, b, c), at(f, a, c));
                 if tb.iter().any(|t| !ta.contains(t)) {
                     let all: Vec<Vec<Pass1>> = after
                         .iter()
                         .zip(first)
-                        .map(|(a, f)| a.clone().unwrap_or_else(|| f.clone()))
+                        .map(|(a, f)| with_round(f, a))
                         .collect();
                     self.set_pass1(&all);
                     return;
                 }
                 for &(t, bound) in ta.iter().filter(|t| !tb.contains(t)) {
-                    added.push((fi as FileId, ci as u32, t, bound));
+                    added.push((fi as FileId, c, t, bound));
                 }
             }
         }

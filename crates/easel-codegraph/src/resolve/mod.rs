@@ -81,7 +81,7 @@ use containers::*;
 use index::*;
 use scope::*;
 
-pub(crate) use emit::PARAM_ROUNDS;
+pub(crate) use emit::{PARAM_ROUNDS, Round, with_round};
 pub(crate) use index::init_dirs;
 pub(crate) use summary::{Summary, same_interface, summarize};
 
