@@ -103,3 +103,44 @@ fn kept_results_follow_files_renumbered() {
     // And one removed again, with an edit elsewhere.
     build(&same, Some((state, g)));
 }
+
+/// Each call the first pass left open is kept with the functions whose parameters it read
+/// (`Redo`): only their call sites can change it, so later passes skip it when none of
+/// them has any. `m.setState(busy)` and `m.show()` read `m` of `idle.select`, `m.show()` in
+/// `busy.select` reads that one's `m`.
+#[test]
+fn open_calls_keep_the_functions_whose_parameters_they_read() {
+    let files = [
+        ("machine.js", MACHINE),
+        ("main.js", MAIN),
+        ("states.js", STATES),
+    ];
+    let facts = facts_of(&files);
+    let (_, state, _) = build(&files, None);
+    let states = &state.files[2];
+    let open = states
+        .pass1
+        .iter()
+        .filter(|p| matches!(p, Pass1::Retry | Pass1::Partial(_)))
+        .count();
+    assert_eq!(states.pass1_redo.len(), open);
+    let select = |from: usize| {
+        facts[2]
+            .defs
+            .iter()
+            .enumerate()
+            .skip(from)
+            .find(|(_, d)| d.name == "select")
+            .map(|(i, _)| Ref {
+                file: 2,
+                def: i as u32,
+            })
+            .unwrap()
+    };
+    let idle = select(0);
+    let busy = select(idle.def as usize + 1);
+    assert_eq!(
+        states.pass1_redo,
+        vec![Redo::One(idle), Redo::One(idle), Redo::One(busy)]
+    );
+}
