@@ -215,7 +215,9 @@ const GATES: &[(&str, f64, f64)] = &[
     ("tests/jscg-blind7/javascript", 0.9880, 0.9500),
     // Round 7, the same way: 375 of 379 right, 375 of 389 found.
     // With jsfix7a and jsfix7b merged (fixes from rounds 1-6 only, none from round 7): 376 of 380, 376 of 389.
-    ("tests/jscg-blind7/typescript", 0.9890, 0.9665),
+    // With getters and setters followed on a call's result (`sheet.get("A1").display`), the
+    // first fix from round 7: 378 of 382, 378 of 389.
+    ("tests/jscg-blind7/typescript", 0.9890, 0.9715),
 ];
 
 const SUITE: Suite = Suite {

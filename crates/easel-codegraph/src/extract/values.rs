@@ -318,12 +318,20 @@ impl<'t> Extractor<'_, 't> {
             let named = n
                 .field(Field::PROPERTY)
                 .is_some_and(|p| accessors.contains(self.str(p)));
-            // The root of a chain decides: `Settings.instance.volume` is typed as `Settings` is.
+            // The root of a chain decides: `Settings.instance.volume` is typed as `Settings` is,
+            // and so is a property read on what a call gives (`sheet.get("A1").display`).
             let mut root = n.field(Field::OBJECT);
             while let Some(o) = root
-                && matches!(o.kind(), "member_expression" | "non_null_expression")
+                && matches!(
+                    o.kind(),
+                    "member_expression" | "non_null_expression" | "call_expression"
+                )
             {
-                root = o.field(Field::OBJECT).or_else(|| o.named_child(0));
+                root = if o.kind() == "call_expression" {
+                    o.field(Field::FUNCTION)
+                } else {
+                    o.field(Field::OBJECT).or_else(|| o.named_child(0))
+                };
             }
             let typed_object = root.is_some_and(|o| match o.kind() {
                 "this" | "super" => true,
